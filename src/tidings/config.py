@@ -1,0 +1,205 @@
+"""`tidings.toml`: repositories, their windows and topics, GitHub and LLM settings.
+
+Loaded once by the CLI and validated strictly: an unknown key, a bad timezone or a bad glob is a
+one-line ConfigError naming the key and the file.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from datetime import time
+from pathlib import Path
+from typing import Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from tidings.errors import ConfigError
+from tidings.globs import GlobError, compile_glob
+
+DEFAULT_CONFIG = "tidings.toml"
+REPO_NAME = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+def _check_globs(value: list[str]) -> list[str]:
+    for pattern in value:
+        try:
+            compile_glob(pattern)
+        except GlobError as exc:
+            raise ValueError(str(exc)) from exc
+    return value
+
+
+class TopicConfig(_Strict):
+    """A topic track such as AMD/ROCm: an item belongs to it if any matcher hits."""
+
+    title: str
+    labels: list[str] = Field(default_factory=list)
+    title_tags: list[str] = Field(default_factory=list)  # "ROCm" matches "[ROCm]" in titles
+    keywords: list[str] = Field(default_factory=list)  # whole-word, case-insensitive
+    paths: list[str] = Field(default_factory=list)
+
+    _globs = field_validator("paths")(_check_globs)
+
+
+class RepoConfig(_Strict):
+    name: str
+    timezone: str = "UTC"
+    cutoff: str = "00:00"
+    language: Literal["zh", "en"] = "en"
+    topics: list[TopicConfig] = Field(default_factory=list)
+    core_paths: list[str] = Field(default_factory=list)
+    test_paths: list[str] = Field(
+        default_factory=lambda: ["tests/**", "test/**", "**/test_*.py", "**/*_test.py"]
+    )
+    bots: list[str] = Field(default_factory=list)
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        if not REPO_NAME.match(value):
+            raise ValueError(f"repository must be OWNER/NAME, got {value!r}")
+        return value
+
+    @field_validator("timezone")
+    @classmethod
+    def _tz(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError) as exc:
+            raise ValueError(f"unknown timezone {value!r} (use an IANA name)") from exc
+        return value
+
+    @field_validator("cutoff")
+    @classmethod
+    def _cutoff(cls, value: str) -> str:
+        if not re.fullmatch(r"\d{2}:\d{2}", value):
+            raise ValueError(f"cut-off must be HH:MM, got {value!r}")
+        try:
+            time.fromisoformat(value)
+        except ValueError as exc:
+            raise ValueError(f"cut-off must be HH:MM, got {value!r}") from exc
+        return value
+
+    _globs = field_validator("core_paths", "test_paths")(_check_globs)
+
+    @property
+    def tz(self) -> ZoneInfo:
+        return ZoneInfo(self.timezone)
+
+    @property
+    def cutoff_time(self) -> time:
+        return time.fromisoformat(self.cutoff)
+
+
+class GitHubConfig(_Strict):
+    api_url: str = "https://api.github.com"
+    graphql_url: str | None = None  # default: derived from api_url
+    token_env: str = "GITHUB_TOKEN"
+    timeout: float = 30.0
+    max_wait: float = 900.0  # longest rate-limit sleep before giving up, seconds
+    max_retries: int = 6
+
+    @property
+    def graphql(self) -> str:
+        if self.graphql_url:
+            return self.graphql_url
+        base = self.api_url.rstrip("/")
+        # GitHub Enterprise: https://HOST/api/v3 -> https://HOST/api/graphql
+        if base.endswith("/api/v3"):
+            return base[: -len("/v3")] + "/graphql"
+        return base + "/graphql"
+
+
+class LLMConfig(_Strict):
+    """Read now, used by the LLM analysis layer."""
+
+    base_url: str | None = None
+    model: str | None = None
+    api_key_env: str = "OPENAI_API_KEY"
+    temperature: float = 0.2
+    timeout: float = 60.0
+    max_concurrency: int = 4
+    token_budget: int = 200_000
+    structured_output: Literal["auto", "json_schema", "json_object", "none"] = "auto"
+
+
+class Config(_Strict):
+    repos: list[RepoConfig] = Field(default_factory=list)
+    github: GitHubConfig = Field(default_factory=GitHubConfig)
+    llm: LLMConfig = Field(default_factory=LLMConfig)
+    path: Path | None = Field(default=None, exclude=True)
+
+    def repo(self, full_name: str) -> RepoConfig:
+        """Settings for a repository; one not in the file gets the defaults."""
+        for repo in self.repos:
+            if repo.name.lower() == full_name.lower():
+                return repo
+        return RepoConfig(name=full_name)
+
+
+def _location(loc: tuple[str | int, ...], data: dict) -> str:
+    parts: list[str] = []
+    node: object = data
+    for key in loc:
+        if isinstance(key, int):
+            name = (
+                node[key].get("name")
+                if isinstance(node, list) and isinstance(node[key], dict)
+                else None
+            )
+            parts.append(f"[{name or key}]")
+        else:
+            parts.append(("." if parts else "") + str(key))
+        try:
+            node = node[key]  # type: ignore[index]
+        except (KeyError, IndexError, TypeError):
+            node = None
+    return "".join(parts)
+
+
+def parse_config(text: str, source: str = DEFAULT_CONFIG) -> Config:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(
+            f"{source}: not valid TOML ({exc})", "fix the syntax at that line"
+        ) from exc
+    try:
+        return Config.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = _location(tuple(err["loc"]), data)
+        if err["type"] == "extra_forbidden":
+            cause = f"{source}: unknown key {where!r}"
+            fix = "remove it or check its spelling (see README: Configuration)"
+        else:
+            msg = str(err["msg"]).removeprefix("Value error, ")
+            cause = f"{source}: {where}: {msg}"
+            fix = "correct this value (see README: Configuration)"
+        raise ConfigError(cause, fix) from exc
+
+
+def load_config(path: str | os.PathLike[str] | None) -> Config:
+    """The config at `path`, else ./tidings.toml when present, else defaults."""
+    explicit = path is not None
+    file = Path(path) if path is not None else Path(DEFAULT_CONFIG)
+    if not file.exists():
+        if explicit:
+            raise ConfigError(f"config file {file} not found", "pass an existing --config FILE")
+        return Config()
+    try:
+        text = file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(
+            f"cannot read {file}: {exc}", "check the file's permissions and encoding"
+        ) from exc
+    config = parse_config(text, str(file))
+    config.path = file
+    return config

@@ -1,0 +1,207 @@
+"""Normalised records: the one shape every source produces and the store and snapshots hold.
+
+These models are the snapshot format (see docs/snapshot.md). Sources fill them, the store
+persists them column for column, and `tidings export` writes them back out unchanged. Times are
+timezone-aware UTC datetimes with second precision, as GitHub reports them.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+
+def _utc(value: datetime | None) -> datetime | None:
+    if value is None:
+        return None
+    if value.tzinfo is None:
+        raise ValueError("timestamp must carry a timezone (e.g. 2026-02-24T03:31:00Z)")
+    return value.astimezone(UTC).replace(microsecond=0)
+
+
+UTCTime = Annotated[datetime, AfterValidator(_utc)]
+OptUTCTime = Annotated[datetime | None, AfterValidator(_utc)]
+
+Reactions = dict[str, int]
+
+
+class Record(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=False)
+
+
+class RepositoryRecord(Record):
+    type: Literal["repository"] = "repository"
+    full_name: str = Field(pattern=r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
+    github_id: str | None = None
+    url: str | None = None
+    description: str | None = None
+    default_branch: str | None = None
+
+
+class ItemRecord(Record):
+    """An issue or a pull request (GitHub numbers both from one sequence)."""
+
+    type: Literal["item"] = "item"
+    number: int = Field(ge=1)
+    kind: Literal["issue", "pr"]
+    github_id: str | None = None
+    title: str
+    body: str | None = None
+    author: str | None = None  # None: the account was deleted ("ghost")
+    author_type: str | None = None  # GitHub's type: User, Bot, Organization, Mannequin
+    author_association: str | None = None
+    state: Literal["open", "closed"]
+    state_reason: str | None = None
+    draft: bool | None = None
+    locked: bool = False
+    labels: list[str] = Field(default_factory=list)
+    created_at: UTCTime
+    updated_at: UTCTime
+    closed_at: OptUTCTime = None
+    merged_at: OptUTCTime = None
+    merged: bool | None = None
+    merged_by: str | None = None
+    merge_commit_sha: str | None = None
+    additions: int | None = None
+    deletions: int | None = None
+    changed_files: int | None = None
+    commits: int | None = None
+    base_ref: str | None = None
+    head_ref: str | None = None
+    head_sha: str | None = None
+    review_decision: str | None = None
+    reactions: Reactions = Field(default_factory=dict)
+    comments_count: int = 0
+    review_comments_count: int | None = None
+    url: str | None = None
+    deleted: bool = False
+    # Sync bookkeeping: the item's updated_at when its PR details were last fetched, and when
+    # its comment counts were last reconciled. Kept in snapshots so a round trip is exact.
+    detail_updated_at: OptUTCTime = None
+    checked_updated_at: OptUTCTime = None
+
+
+class CommentRecord(Record):
+    """A comment in an issue's or PR's conversation."""
+
+    type: Literal["comment"] = "comment"
+    id: int
+    number: int
+    github_id: str | None = None
+    author: str | None = None
+    author_type: str | None = None
+    author_association: str | None = None
+    body: str | None = None
+    created_at: UTCTime
+    updated_at: UTCTime
+    reactions: Reactions = Field(default_factory=dict)
+    url: str | None = None
+    deleted: bool = False
+
+
+class ReviewRecord(Record):
+    type: Literal["review"] = "review"
+    id: int
+    number: int
+    github_id: str | None = None
+    author: str | None = None
+    author_type: str | None = None
+    author_association: str | None = None
+    state: str
+    body: str | None = None
+    submitted_at: OptUTCTime = None
+    commit_sha: str | None = None
+    comments_count: int = 0
+    url: str | None = None
+    deleted: bool = False
+
+
+class ReviewCommentRecord(Record):
+    """A comment on a line of a PR's diff."""
+
+    type: Literal["review_comment"] = "review_comment"
+    id: int
+    number: int
+    review_id: int | None = None
+    in_reply_to_id: int | None = None
+    github_id: str | None = None
+    author: str | None = None
+    author_type: str | None = None
+    author_association: str | None = None
+    path: str
+    line: int | None = None
+    original_line: int | None = None
+    side: str | None = None
+    diff_hunk: str | None = None
+    body: str | None = None
+    commit_sha: str | None = None
+    created_at: UTCTime
+    updated_at: UTCTime
+    reactions: Reactions = Field(default_factory=dict)
+    url: str | None = None
+    deleted: bool = False
+
+
+class PRFileRecord(Record):
+    type: Literal["pr_file"] = "pr_file"
+    number: int
+    path: str
+    previous_path: str | None = None
+    status: str | None = None  # added, modified, removed, renamed, copied, changed
+    additions: int | None = None
+    deletions: int | None = None
+
+
+class ClosingRefRecord(Record):
+    """A PR that will close (or closed) an issue, possibly in another repository."""
+
+    type: Literal["closing_ref"] = "closing_ref"
+    number: int
+    issue_repo: str
+    issue_number: int
+
+
+class SyncStateRecord(Record):
+    type: Literal["sync_state"] = "sync_state"
+    stream: str
+    cursor: str | None = None
+    updated_at: OptUTCTime = None
+
+
+AnyRecord = (
+    RepositoryRecord
+    | ItemRecord
+    | CommentRecord
+    | ReviewRecord
+    | ReviewCommentRecord
+    | PRFileRecord
+    | ClosingRefRecord
+    | SyncStateRecord
+)
+
+RECORD_TYPES: dict[str, type[Record]] = {
+    cls.model_fields["type"].default: cls
+    for cls in (
+        RepositoryRecord,
+        ItemRecord,
+        CommentRecord,
+        ReviewRecord,
+        ReviewCommentRecord,
+        PRFileRecord,
+        ClosingRefRecord,
+        SyncStateRecord,
+    )
+}
+
+
+def to_row(record: Record) -> dict[str, Any]:
+    """The record as a store row (no `type` discriminator)."""
+    row = record.model_dump()
+    row.pop("type", None)
+    return row
+
+
+def now_utc() -> datetime:
+    return datetime.now(UTC).replace(microsecond=0)

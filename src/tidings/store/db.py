@@ -1,0 +1,210 @@
+"""Opening the store, migrating it, and the few write primitives everything else uses."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from platformdirs import user_data_dir
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import ArgumentError, OperationalError, SQLAlchemyError
+
+from tidings.errors import StoreError, redact
+from tidings.records import now_utc
+from tidings.store import schema
+
+_CHUNK = 500
+
+
+def default_db_url() -> str:
+    return f"sqlite:///{Path(user_data_dir('tidings')) / 'tidings.db'}"
+
+
+def _safe_url(url: str) -> str:
+    """The URL with any password hidden, for messages."""
+    try:
+        return sa.make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return redact(url)
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA busy_timeout=30000")
+    cur.close()
+
+
+class Store:
+    """A migrated database holding every repository tidings knows about."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    @classmethod
+    def open(cls, url: str, *, migrate: bool = True) -> Store:
+        try:
+            parsed = sa.make_url(url)
+        except ArgumentError as exc:
+            raise StoreError(
+                f"invalid database URL {redact(url)!r}",
+                "use sqlite:///PATH or postgresql+psycopg://USER:PASS@HOST/DB",
+            ) from exc
+        kwargs: dict[str, Any] = {}
+        if parsed.get_backend_name() == "sqlite":
+            db_path = parsed.database
+            if db_path and db_path != ":memory:":
+                try:
+                    Path(db_path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+                except OSError as exc:
+                    raise StoreError(
+                        f"cannot create the folder for {db_path}: {exc.strerror}",
+                        "pass --db with a writable path",
+                    ) from exc
+        try:
+            engine = sa.create_engine(parsed, **kwargs)
+        except (ArgumentError, ImportError, SQLAlchemyError) as exc:
+            raise StoreError(
+                f"cannot use database {_safe_url(url)}: {exc.__class__.__name__}",
+                "install the driver (pip install 'tidings[postgres]') or fix the URL",
+            ) from exc
+        if engine.dialect.name == "sqlite":
+            sa.event.listen(engine, "connect", _sqlite_pragmas)
+        store = cls(engine)
+        try:
+            with engine.connect():
+                pass
+        except OperationalError as exc:
+            engine.dispose()
+            reason = str(exc.orig).strip().splitlines()[0] if exc.orig else "connection failed"
+            raise StoreError(
+                f"cannot open database {_safe_url(url)}: {redact(reason)}",
+                "check that the server is running and the URL (or --db / TIDINGS_DB) is right",
+            ) from exc
+        if migrate:
+            store.migrate()
+        return store
+
+    @property
+    def dialect(self) -> str:
+        return self.engine.dialect.name
+
+    def migrate(self) -> None:
+        from tidings.store.migrate import upgrade
+
+        upgrade(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    @contextmanager
+    def begin(self) -> Iterator[Connection]:
+        """One transaction: everything inside commits together or not at all."""
+        with self.engine.begin() as conn:
+            yield conn
+
+    # -- repositories -------------------------------------------------------------------
+
+    def repo_id(self, conn: Connection, full_name: str, *, create: bool = False) -> int | None:
+        t = schema.repositories
+        found = conn.execute(
+            sa.select(t.c.id).where(sa.func.lower(t.c.full_name) == full_name.lower())
+        ).scalar_one_or_none()
+        if found is not None or not create:
+            return found
+        owner, _, name = full_name.partition("/")
+        return conn.execute(
+            t.insert().values(full_name=full_name, url=f"https://github.com/{owner}/{name}")
+        ).inserted_primary_key[0]
+
+    def require_repo(self, conn: Connection, full_name: str) -> int:
+        found = self.repo_id(conn, full_name)
+        if found is None:
+            raise StoreError(
+                f"repository {full_name} is not in the store",
+                f"run `tidings sync {full_name}` or `tidings import FILE.jsonl` first",
+            )
+        return found
+
+    def repositories(self) -> list[str]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(schema.repositories.c.full_name).order_by(schema.repositories.c.full_name)
+            )
+            return [r[0] for r in rows]
+
+    # -- writes ---------------------------------------------------------------------------
+
+    def upsert(self, conn: Connection, table: sa.Table, rows: Sequence[Mapping[str, Any]]) -> None:
+        """Insert rows, replacing any row with the same primary key. Idempotent."""
+        if not rows:
+            return
+        key = [c.name for c in table.primary_key.columns]
+        insert = postgresql.insert if self.dialect == "postgresql" else sqlite.insert
+        stmt = insert(table)
+        updates = {c.name: stmt.excluded[c.name] for c in table.columns if c.name not in key}
+        stmt = (
+            stmt.on_conflict_do_update(index_elements=key, set_=updates)
+            if updates
+            else stmt.on_conflict_do_nothing(index_elements=key)
+        )
+        for start in range(0, len(rows), _CHUNK):
+            conn.execute(stmt, list(rows[start : start + _CHUNK]))
+
+    def replace_children(
+        self,
+        conn: Connection,
+        table: sa.Table,
+        repo_id: int,
+        number: int,
+        rows: Sequence[Mapping[str, Any]],
+    ) -> None:
+        """Make a PR's complete child list (files, closing refs) exactly `rows`."""
+        conn.execute(table.delete().where(table.c.repo_id == repo_id, table.c.number == number))
+        if rows:
+            conn.execute(table.insert(), list(rows))
+
+    def mark_deleted(
+        self, conn: Connection, table: sa.Table, repo_id: int, ids: Iterable[int]
+    ) -> int:
+        """Flag rows GitHub no longer returns; they stay in the store for history."""
+        ids = list(ids)
+        done = 0
+        for start in range(0, len(ids), _CHUNK):
+            done += conn.execute(
+                table.update()
+                .where(table.c.repo_id == repo_id, table.c.id.in_(ids[start : start + _CHUNK]))
+                .values(deleted=True)
+            ).rowcount
+        return done
+
+    # -- sync state -----------------------------------------------------------------------
+
+    def get_cursor(self, conn: Connection, repo_id: int, stream: str) -> str | None:
+        t = schema.sync_state
+        return conn.execute(
+            sa.select(t.c.cursor).where(t.c.repo_id == repo_id, t.c.stream == stream)
+        ).scalar_one_or_none()
+
+    def set_cursor(self, conn: Connection, repo_id: int, stream: str, cursor: str | None) -> None:
+        self.upsert(
+            conn,
+            schema.sync_state,
+            [{"repo_id": repo_id, "stream": stream, "cursor": cursor, "updated_at": now_utc()}],
+        )
+
+    def get_etag(self, conn: Connection, key: str) -> str | None:
+        t = schema.http_cache
+        return conn.execute(sa.select(t.c.etag).where(t.c.key == key)).scalar_one_or_none()
+
+    def set_etag(self, conn: Connection, key: str, etag: str | None) -> None:
+        if etag:
+            self.upsert(
+                conn, schema.http_cache, [{"key": key, "etag": etag, "last_modified": None}]
+            )

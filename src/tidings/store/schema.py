@@ -1,0 +1,195 @@
+"""Table definitions. Any change here needs a migration in store/migrations/versions/."""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    Text,
+)
+
+from tidings.store.types import JSONType, UTCDateTime
+
+metadata = MetaData()
+
+
+def _repo_fk() -> Column:
+    return Column(
+        "repo_id", Integer, ForeignKey("repositories.id", ondelete="CASCADE"), nullable=False
+    )
+
+
+def _author_columns() -> list[Column]:
+    return [
+        Column("author", String(100)),
+        Column("author_type", String(20)),
+        Column("author_association", String(30)),
+    ]
+
+
+repositories = Table(
+    "repositories",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("full_name", String(200), nullable=False, unique=True),
+    Column("github_id", String(100)),
+    Column("url", Text),
+    Column("description", Text),
+    Column("default_branch", String(200)),
+)
+
+items = Table(
+    "items",
+    metadata,
+    _repo_fk(),
+    Column("number", Integer, nullable=False),
+    Column("kind", String(5), nullable=False),
+    Column("github_id", String(100)),
+    Column("title", Text, nullable=False),
+    Column("body", Text),
+    *_author_columns(),
+    Column("state", String(10), nullable=False),
+    Column("state_reason", String(30)),
+    Column("draft", Boolean),
+    Column("locked", Boolean, nullable=False, default=False),
+    Column("labels", JSONType, nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("updated_at", UTCDateTime, nullable=False),
+    Column("closed_at", UTCDateTime),
+    Column("merged_at", UTCDateTime),
+    Column("merged", Boolean),
+    Column("merged_by", String(100)),
+    Column("merge_commit_sha", String(64)),
+    Column("additions", Integer),
+    Column("deletions", Integer),
+    Column("changed_files", Integer),
+    Column("commits", Integer),
+    Column("base_ref", Text),
+    Column("head_ref", Text),
+    Column("head_sha", String(64)),
+    Column("review_decision", String(30)),
+    Column("reactions", JSONType, nullable=False),
+    Column("comments_count", Integer, nullable=False, default=0),
+    Column("review_comments_count", Integer),
+    Column("url", Text),
+    Column("deleted", Boolean, nullable=False, default=False),
+    Column("detail_updated_at", UTCDateTime),
+    Column("checked_updated_at", UTCDateTime),
+    PrimaryKeyConstraint("repo_id", "number"),
+    Index("ix_items_repo_created", "repo_id", "created_at"),
+    Index("ix_items_repo_closed", "repo_id", "closed_at"),
+    Index("ix_items_repo_merged", "repo_id", "merged_at"),
+    Index("ix_items_repo_updated", "repo_id", "updated_at"),
+)
+
+comments = Table(
+    "comments",
+    metadata,
+    Column("id", BigInteger, primary_key=True, autoincrement=False),
+    _repo_fk(),
+    Column("number", Integer, nullable=False),
+    Column("github_id", String(100)),
+    *_author_columns(),
+    Column("body", Text),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("updated_at", UTCDateTime, nullable=False),
+    Column("reactions", JSONType, nullable=False),
+    Column("url", Text),
+    Column("deleted", Boolean, nullable=False, default=False),
+    Index("ix_comments_repo_number", "repo_id", "number"),
+    Index("ix_comments_repo_created", "repo_id", "created_at"),
+)
+
+reviews = Table(
+    "reviews",
+    metadata,
+    Column("id", BigInteger, primary_key=True, autoincrement=False),
+    _repo_fk(),
+    Column("number", Integer, nullable=False),
+    Column("github_id", String(100)),
+    *_author_columns(),
+    Column("state", String(30), nullable=False),
+    Column("body", Text),
+    Column("submitted_at", UTCDateTime),
+    Column("commit_sha", String(64)),
+    Column("comments_count", Integer, nullable=False, default=0),
+    Column("url", Text),
+    Column("deleted", Boolean, nullable=False, default=False),
+    Index("ix_reviews_repo_number", "repo_id", "number"),
+    Index("ix_reviews_repo_submitted", "repo_id", "submitted_at"),
+)
+
+review_comments = Table(
+    "review_comments",
+    metadata,
+    Column("id", BigInteger, primary_key=True, autoincrement=False),
+    _repo_fk(),
+    Column("number", Integer, nullable=False),
+    Column("review_id", BigInteger),
+    Column("in_reply_to_id", BigInteger),
+    Column("github_id", String(100)),
+    *_author_columns(),
+    Column("path", Text, nullable=False),
+    Column("line", Integer),
+    Column("original_line", Integer),
+    Column("side", String(10)),
+    Column("diff_hunk", Text),
+    Column("body", Text),
+    Column("commit_sha", String(64)),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("updated_at", UTCDateTime, nullable=False),
+    Column("reactions", JSONType, nullable=False),
+    Column("url", Text),
+    Column("deleted", Boolean, nullable=False, default=False),
+    Index("ix_review_comments_repo_number", "repo_id", "number"),
+)
+
+pr_files = Table(
+    "pr_files",
+    metadata,
+    _repo_fk(),
+    Column("number", Integer, nullable=False),
+    Column("path", Text, nullable=False),
+    Column("previous_path", Text),
+    Column("status", String(20)),
+    Column("additions", Integer),
+    Column("deletions", Integer),
+    PrimaryKeyConstraint("repo_id", "number", "path"),
+)
+
+closing_refs = Table(
+    "closing_refs",
+    metadata,
+    _repo_fk(),
+    Column("number", Integer, nullable=False),
+    Column("issue_repo", String(200), nullable=False),
+    Column("issue_number", Integer, nullable=False),
+    PrimaryKeyConstraint("repo_id", "number", "issue_repo", "issue_number"),
+)
+
+sync_state = Table(
+    "sync_state",
+    metadata,
+    _repo_fk(),
+    Column("stream", String(50), nullable=False),
+    Column("cursor", Text),
+    Column("updated_at", UTCDateTime),
+    PrimaryKeyConstraint("repo_id", "stream"),
+)
+
+# Conditional-request validators per URL (token-free); a 304 answer costs no rate limit.
+http_cache = Table(
+    "http_cache",
+    metadata,
+    Column("key", Text, primary_key=True),
+    Column("etag", Text),
+    Column("last_modified", Text),
+)
