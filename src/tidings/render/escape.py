@@ -1,0 +1,57 @@
+"""Making untrusted text inert in Markdown.
+
+Titles, bodies, logins and model output come from strangers. In a report they must read as the
+text they are and nothing more: no headings, lists, tables, links, images, HTML, mentions or
+issue references of their own. Links and mentions in a report are made by the renderer only.
+"""
+
+from __future__ import annotations
+
+import re
+
+# The characters that can open or close inline structure: emphasis, code, links, images, raw
+# HTML, entities, table cells, strikethrough. Escaping only these keeps raw Markdown readable.
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|~&])")
+# Characters that start a block (heading, quote, list, setext underline) at the start of a line.
+_BLOCK_START = re.compile(r"^(#|>|-|\+|=)")
+_ORDERED_START = re.compile(r"^(\d+)([.)])")
+_MENTION = re.compile(r"@(?=[A-Za-z0-9])")
+_ISSUE_REF = re.compile(r"#(?=\d)")
+_ZWSP = "\u200b"
+
+
+def one_line(text: str | None) -> str:
+    """Collapse whitespace (newlines included) so text cannot start a new block."""
+    return " ".join((text or "").split())
+
+
+def md_inline(text: str | None, *, limit: int | None = None) -> str:
+    """Untrusted text as one inert line of Markdown.
+
+    Backslash escapes stop emphasis, links, HTML and tables; a zero-width space after `@` stops
+    GitHub mentions and one after `#` stops issue references (escapes do not, because GitHub finds
+    both after rendering); one inside `://` and `www.` stops URL autolinks.
+    """
+    flat = one_line(text)
+    if limit is not None and len(flat) > limit:
+        flat = flat[: limit - 1].rstrip() + "…"
+    flat = _MENTION.sub("@" + _ZWSP, flat)
+    flat = _ISSUE_REF.sub("#" + _ZWSP, flat)
+    flat = flat.replace("www.", "www" + _ZWSP + ".").replace("://", ":" + _ZWSP + "//")
+    escaped = _MD_SPECIAL.sub(r"\\\1", flat)
+    escaped = _BLOCK_START.sub(r"\\\1", escaped)
+    return _ORDERED_START.sub(r"\1\\\2", escaped)
+
+
+def md_code(text: str) -> str:
+    """Text as an inline code span that no backtick inside can close early."""
+    flat = one_line(text)
+    longest = max((len(m) for m in re.findall(r"`+", flat)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if flat.startswith("`") or flat.endswith("`") or not flat else ""
+    return f"{fence}{pad}{flat}{pad}{fence}"
+
+
+def md_quote(text: str | None, *, limit: int = 280) -> str:
+    """An excerpt of someone's words, inert, for use inside a list item or blockquote."""
+    return md_inline(text, limit=limit)
