@@ -48,8 +48,20 @@ class TopicConfig(_Strict):
     _globs = field_validator("paths")(_check_globs)
 
 
+class ImportanceConfig(_Strict):
+    """Weights of the key-change score of a merged PR (see facts/importance.py)."""
+
+    size: float = 1.0  # points per doubling of changed lines
+    core_path: float = 3.0  # once, when any file matches `core_paths`
+    discussion: float = 1.0  # points per doubling of comments + reviews
+    linked_issue: float = 1.0  # per issue the PR closes, at most 3
+    labels: dict[str, float] = Field(default_factory=dict)  # e.g. {"breaking" = 3}
+    top: int = Field(default=5, ge=0, le=50)  # how many key changes a daily report lists
+
+
 class RepoConfig(_Strict):
     name: str
+    display_name: str | None = None  # "vLLM"; default: the repository name
     timezone: str = "UTC"
     cutoff: str = "00:00"
     language: Literal["zh", "en"] = "en"
@@ -59,6 +71,7 @@ class RepoConfig(_Strict):
         default_factory=lambda: ["tests/**", "test/**", "**/test_*.py", "**/*_test.py"]
     )
     bots: list[str] = Field(default_factory=list)
+    importance: ImportanceConfig = Field(default_factory=ImportanceConfig)
 
     @field_validator("name")
     @classmethod
@@ -88,6 +101,10 @@ class RepoConfig(_Strict):
         return value
 
     _globs = field_validator("core_paths", "test_paths")(_check_globs)
+
+    @property
+    def project(self) -> str:
+        return self.display_name or self.name.split("/", 1)[1]
 
     @property
     def tz(self) -> ZoneInfo:

@@ -1,0 +1,195 @@
+"""The daily report as data: what every renderer (Markdown, JSON, later HTML and PDF) draws from.
+
+Facts (numbers, item references, logins) are typed fields filled by code. Prose is a `Prose`
+value that says who wrote it: the deterministic writer (`rules`) or a model (`llm`). Renderers
+never invent content; they lay this model out. `tidings report daily --format json` prints it.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+SCHEMA_VERSION = 1
+
+Lang = Literal["zh", "en"]
+Role = Literal["maintainer", "contributor", "user", "bot"]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Prose(_Model):
+    """A paragraph or sentence of report text and who wrote it."""
+
+    text: str
+    by: Literal["rules", "llm"] = "rules"
+
+
+class ItemRef(_Model):
+    """An issue or PR as reports cite it: the renderer makes the link from `url`."""
+
+    number: int
+    kind: Literal["issue", "pr"]
+    title: str
+    url: str
+    state: Literal["open", "closed", "merged"]
+    draft: bool = False
+    author: str | None = None
+    author_is_bot: bool = False
+    labels: list[str] = Field(default_factory=list)
+
+
+class Stats(_Model):
+    new_issues: int
+    closed_issues: int
+    new_prs: int
+    merged_prs: int
+    closed_unmerged_prs: int
+
+
+class WindowInfo(_Model):
+    start: datetime  # UTC
+    end: datetime  # UTC, exclusive
+    timezone: str  # IANA name
+    display: str  # "2026-02-24 11:31 (UTC+8) ~ 2026-02-25 11:31 (UTC+8)"
+
+
+class MetricTrend(_Model):
+    metric: str  # a Stats field name
+    value: int
+    baseline: float  # mean over the previous windows
+    change: float | None  # (value - baseline) / baseline, None when the baseline is 0
+
+
+class Area(_Model):
+    kind: Literal["label", "tag", "path"]
+    name: str
+    count: int
+
+
+class Summary(_Model):
+    level: Literal["quiet", "low", "normal", "high", "very_high"]
+    previous_windows: int
+    trends: list[MetricTrend]
+    dominant_areas: list[Area]
+    text: Prose
+
+
+class TopicItem(_Model):
+    item: ItemRef
+    reasons: list[str]  # "label rocm", "tag [ROCm]", "keyword MI300X", "path csrc/rocm/x.cu"
+    note: Prose
+
+
+class TopicTrack(_Model):
+    title: str
+    items: list[TopicItem]
+    analysis: Prose
+
+
+class Viewpoint(_Model):
+    login: str | None
+    role: Role
+    comments: int  # in the window
+    excerpt: Prose  # rules: a short excerpt of their own words; llm: their stance
+
+
+class HotDiscussion(_Model):
+    item: ItemRef
+    score: float
+    comments_in_window: int
+    participants: int
+    reactions: int
+    core_topic: Prose
+    viewpoints: list[Viewpoint]
+    contention: Prose
+    status: Prose
+    last_activity_at: datetime
+    linked_prs: list[ItemRef]
+
+
+class Cluster(_Model):
+    kind: Literal["label", "tag", "path"]
+    name: str
+    count: int
+    members: list[ItemRef]
+
+
+class KeyChange(_Model):
+    item: ItemRef
+    score: float
+    score_parts: dict[str, float]  # component -> points; see facts/importance.py
+    additions: int
+    deletions: int
+    changed_files: int
+    top_dirs: list[str]
+    linked_issues: list[int]
+    what_changed: Prose
+
+
+class Count(_Model):
+    login: str
+    count: int
+
+
+class FirstTimer(_Model):
+    login: str
+    item: ItemRef
+
+
+class Activity(_Model):
+    top_authors: list[Count]
+    top_reviewers: list[Count]
+    top_commenters: list[Count]
+    first_time_contributors: list[FirstTimer]
+    review_latency_hours_median: float | None
+    review_latency_sample: int
+    text: Prose
+
+
+class WatchItem(_Model):
+    item: ItemRef
+    reasons: list[Literal["crash", "regression", "unanswered", "long_open_active"]]
+    detail: Prose
+
+
+class Appendix(_Model):
+    new_issues: list[ItemRef]
+    closed_issues: list[ItemRef]
+    new_prs: list[ItemRef]
+    merged_prs: list[ItemRef]
+    closed_unmerged_prs: list[ItemRef]
+
+
+class Provenance(_Model):
+    tool_version: str
+    generated_at: datetime
+    data_as_of: datetime | None  # newest updated_at of anything in the store for this repo
+    window_utc: str
+    list_counts: dict[str, int]
+    writer: Literal["rules", "llm", "mixed"] = "rules"
+
+
+class DailyReport(_Model):
+    schema_version: int = SCHEMA_VERSION
+    kind: Literal["daily"] = "daily"
+    repo: str
+    project: str  # display name, e.g. "vLLM"
+    date: str  # YYYY-MM-DD, the window's local start date
+    lang: Lang
+    window: WindowInfo
+    stats: Stats
+    quiet: bool
+    summary: Summary
+    topics: list[TopicTrack]
+    hot_discussions: list[HotDiscussion]
+    trends: list[Cluster]
+    key_changes: list[KeyChange]
+    activity: Activity
+    watchlist: list[WatchItem]
+    appendix: Appendix
+    provenance: Provenance
