@@ -1,0 +1,476 @@
+"""A small synchronous GitHub client: REST GETs with ETags, GraphQL queries, and every way a
+request can fail turned into either a bounded retry or a one-line SourceError.
+
+Retries use tenacity with jittered exponential backoff. Rate limits are waited out rather than
+retried blindly: a primary limit sleeps until `x-ratelimit-reset` (GraphQL: `rateLimit.resetAt`),
+a secondary limit honours `Retry-After` or backs off from a one-minute minimum. A wait longer
+than `max_wait` stops the sync with a message saying when the limit resets, because sleeping
+for most of an hour inside a cron job is worse than failing clearly.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+from tenacity import RetryCallState, Retrying, retry_if_exception_type, stop_after_attempt
+
+from tidings import __version__
+from tidings.errors import SourceError, redact
+
+log = logging.getLogger("tidings.github")
+
+_PRIMARY = "primary"
+_SECONDARY = "secondary"
+_SERVER = "server"
+_TIMEOUT = "timeout"
+_CONNECT = "connect"
+_TRUNCATED = "truncated"
+
+
+@dataclass
+class Response:
+    status: int
+    json: Any
+    headers: httpx.Headers
+    url: str
+
+    @property
+    def not_modified(self) -> bool:
+        return self.status == 304
+
+    @property
+    def etag(self) -> str | None:
+        return self.headers.get("etag")
+
+
+@dataclass
+class ClientStats:
+    rest_requests: int = 0
+    graphql_requests: int = 0
+    not_modified: int = 0
+    retries: int = 0
+    waits: int = 0  # rate-limit sleeps (not backoff between retries)
+    waited_seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class NotFoundError(SourceError):
+    """GitHub answered 404/410: the caller knows what was missing and rephrases."""
+
+
+class GraphQLTooLarge(Exception):
+    """A GraphQL query hit a gateway error or timeout and was not retried: the caller asked to
+    be told so it can split the query (`shrinkable=True`)."""
+
+
+class _Retry(Exception):
+    """A transient failure. `wait` overrides the backoff when GitHub said how long to wait."""
+
+    def __init__(self, kind: str, reason: str, wait: float | None = None) -> None:
+        super().__init__(reason)
+        self.kind = kind
+        self.reason = reason
+        self.wait = wait
+
+
+@dataclass
+class _Limit:
+    remaining: int | None = None
+    reset_at: float | None = None  # epoch seconds
+    cost: int = 1
+
+
+@dataclass
+class _CallState:
+    secondary_hits: int = 0
+
+
+class GitHubClient:
+    def __init__(
+        self,
+        api_url: str,
+        graphql_url: str,
+        token: str,
+        *,
+        timeout: float = 30.0,
+        max_retries: int = 6,
+        max_wait: float = 900.0,
+        transport: httpx.BaseTransport | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] = time.time,
+        secondary_min_wait: float = 60.0,
+        backoff_base: float = 1.0,
+        backoff_max: float = 60.0,
+    ) -> None:
+        self.api_url = api_url.rstrip("/")
+        self.graphql_url = graphql_url
+        self.host = urlsplit(self.api_url).hostname or self.api_url
+        self.timeout = timeout
+        self.max_retries = max_retries
+        self.max_wait = max_wait
+        self.secondary_min_wait = secondary_min_wait
+        self.backoff_base = backoff_base
+        self.backoff_max = backoff_max
+        self.stats = ClientStats()
+        self._sleep = sleep
+        self._clock = clock
+        self._limits: dict[str, _Limit] = {"core": _Limit(), "graphql": _Limit()}
+        self._http = httpx.Client(
+            transport=transport,
+            timeout=timeout,
+            headers={
+                "Authorization": f"Bearer {token}",
+                "User-Agent": f"tidings/{__version__}",
+                "Accept": "application/vnd.github+json",
+                "X-GitHub-Api-Version": "2022-11-28",
+            },
+            follow_redirects=True,
+        )
+
+    def close(self) -> None:
+        self._http.close()
+
+    def __enter__(self) -> GitHubClient:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    # -- public -------------------------------------------------------------------------
+
+    def url_for(self, path: str, params: Mapping[str, Any] | None = None) -> str:
+        """The full request URL (token-free): also the key its ETag is stored under."""
+        return str(httpx.URL(self.api_url + path, params=dict(params or {})))
+
+    def get(
+        self, path: str, params: Mapping[str, Any] | None = None, etag: str | None = None
+    ) -> Response:
+        """GET a REST resource; with `etag`, an unchanged one comes back `not_modified`."""
+        url = self.url_for(path, params)
+        headers = {"If-None-Match": etag} if etag else {}
+        what = f"GET {path}"
+
+        def attempt(state: _CallState) -> Response:
+            self._await_budget("core")
+            self.stats.rest_requests += 1
+            resp = self._send("GET", url, headers=headers)
+            self._note_limit("core", resp.headers)
+            if resp.status_code == 304:
+                self.stats.not_modified += 1
+                return Response(304, None, resp.headers, url)
+            self._raise_for_status(resp, what, state)
+            return Response(resp.status_code, self._json(resp, what), resp.headers, url)
+
+        return self._call(attempt, what)
+
+    def graphql(
+        self,
+        query: str,
+        variables: Mapping[str, Any] | None = None,
+        *,
+        shrinkable: bool = False,
+    ) -> dict[str, Any]:
+        """Run a query and return its `data`. Asks for nothing itself: include
+        `rateLimit { remaining resetAt cost }` in the query so the budget can be tracked.
+
+        NOT_FOUND errors below the repository (a missing alias) leave that alias null; a
+        missing repository is a SourceError. With `shrinkable`, a gateway error or timeout
+        raises GraphQLTooLarge at once instead of being retried at the same size.
+        """
+        variables = dict(variables or {})
+        what = "GraphQL query"
+        repo = (
+            f"{variables['owner']}/{variables['name']}"
+            if "owner" in variables and "name" in variables
+            else "the repository"
+        )
+
+        def attempt(state: _CallState) -> dict[str, Any]:
+            self._await_budget("graphql")
+            self.stats.graphql_requests += 1
+            try:
+                resp = self._send(
+                    "POST", self.graphql_url, json_body={"query": query, "variables": variables}
+                )
+            except _Retry as exc:
+                if shrinkable and exc.kind == _TIMEOUT:
+                    raise GraphQLTooLarge(exc.reason) from exc
+                raise
+            self._note_limit("graphql", resp.headers)
+            if shrinkable and resp.status_code in (502, 504):
+                raise GraphQLTooLarge(f"HTTP {resp.status_code}")
+            self._raise_for_status(resp, what, state)
+            body = self._json(resp, what)
+            if not isinstance(body, dict):
+                raise _Retry(_TRUNCATED, "GraphQL answer is not an object")
+            data = body.get("data")
+            self._check_graphql_errors(body.get("errors") or [], data, repo, resp, shrinkable)
+            if not isinstance(data, dict):
+                raise SourceError(
+                    "GitHub's GraphQL API returned no data",
+                    "try again later; report it if it persists",
+                )
+            self._note_graphql_budget(data.get("rateLimit"))
+            return data
+
+        return self._call(attempt, what)
+
+    # -- the retry loop ------------------------------------------------------------------
+
+    def _call(self, attempt: Callable[[_CallState], Any], what: str) -> Any:
+        state = _CallState()
+        retrying = Retrying(
+            retry=retry_if_exception_type(_Retry),
+            stop=stop_after_attempt(self.max_retries + 1),
+            wait=self._wait_for,
+            sleep=self._sleep_quietly,
+            before_sleep=lambda rs: self._before_sleep(rs, what),
+            reraise=True,
+        )
+        try:
+            return retrying(attempt, state)
+        except _Retry as exc:
+            raise self._gave_up(exc, what) from None
+
+    def _wait_for(self, rs: RetryCallState) -> float:
+        exc = rs.outcome.exception() if rs.outcome else None
+        backoff = min(self.backoff_max, self.backoff_base * 2 ** (rs.attempt_number - 1))
+        backoff = random.uniform(backoff / 2, backoff)
+        if not isinstance(exc, _Retry):
+            return backoff
+        if exc.wait is not None:
+            return exc.wait
+        return backoff
+
+    def _before_sleep(self, rs: RetryCallState, what: str) -> None:
+        exc = rs.outcome.exception() if rs.outcome else None
+        wait = rs.upcoming_sleep
+        if isinstance(exc, _Retry) and exc.kind in (_PRIMARY, _SECONDARY):
+            self.stats.waits += 1
+            self.stats.waited_seconds += wait
+            log.warning(redact(f"{what}: {exc.reason}; waiting {wait:.0f}s"))
+        else:
+            self.stats.retries += 1
+            reason = exc.reason if isinstance(exc, _Retry) else repr(exc)
+            log.warning(redact(f"{what}: {reason}; retry {rs.attempt_number} in {wait:.1f}s"))
+
+    def _sleep_quietly(self, seconds: float) -> None:
+        if seconds > 0:
+            self._sleep(seconds)
+
+    def _gave_up(self, exc: _Retry, what: str) -> SourceError:
+        tries = self.max_retries + 1
+        if exc.kind == _CONNECT:
+            return SourceError(
+                f"cannot reach {self.host}",
+                "check the network connection and github.api_url in tidings.toml",
+            )
+        if exc.kind == _TIMEOUT:
+            return SourceError(
+                f"{self.host} did not answer {what} within {self.timeout:g}s ({tries} tries)",
+                "try again later or raise github.timeout in tidings.toml",
+            )
+        if exc.kind in (_PRIMARY, _SECONDARY):
+            return SourceError(
+                f"GitHub kept rate-limiting {what} ({tries} tries)",
+                "wait a while and run again; lower concurrency if other tools share the token",
+            )
+        return SourceError(
+            redact(f"GitHub kept failing {what}: {exc.reason} ({tries} tries)"),
+            "GitHub may be having trouble (see githubstatus.com); run the sync again later",
+        )
+
+    # -- one HTTP exchange ----------------------------------------------------------------
+
+    def _send(
+        self,
+        method: str,
+        url: str,
+        *,
+        headers: Mapping[str, str] | None = None,
+        json_body: Any = None,
+    ) -> httpx.Response:
+        try:
+            return self._http.request(method, url, headers=headers, json=json_body)
+        except httpx.ConnectTimeout as exc:
+            raise _Retry(_CONNECT, f"cannot connect to {self.host} (timed out)") from exc
+        except httpx.ConnectError as exc:
+            raise _Retry(_CONNECT, f"cannot connect to {self.host}") from exc
+        except httpx.TimeoutException as exc:
+            raise _Retry(_TIMEOUT, f"no answer within {self.timeout:g}s") from exc
+        except (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError) as exc:
+            raise _Retry(_TRUNCATED, f"connection dropped ({exc.__class__.__name__})") from exc
+        except httpx.TransportError as exc:
+            raise _Retry(_CONNECT, f"network error ({exc.__class__.__name__})") from exc
+
+    def _json(self, resp: httpx.Response, what: str) -> Any:
+        try:
+            return resp.json()
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            # A 200 with a cut-off body: the connection dropped mid-answer; ask again.
+            raise _Retry(_TRUNCATED, f"unreadable answer to {what} (truncated body)") from exc
+
+    def _raise_for_status(self, resp: httpx.Response, what: str, state: _CallState) -> None:
+        status = resp.status_code
+        if status < 400:
+            return
+        message = _message(resp)
+        if status == 401:
+            raise SourceError(
+                "GitHub rejected the token (401 Bad credentials)",
+                "check GITHUB_TOKEN (or the variable named by github.token_env)",
+            )
+        if status in (403, 429):
+            self._raise_rate_limit(resp, message, state)
+            raise SourceError(
+                redact(f"GitHub refused {what} (403: {message or 'forbidden'})"),
+                "check that the token can read this repository",
+            )
+        if status in (404, 410):
+            raise NotFoundError(
+                redact(f"GitHub has no such resource: {what} ({status})"),
+                "check the repository name and that the token can see it",
+            )
+        if status >= 500:
+            raise _Retry(_SERVER, f"HTTP {status}")
+        raise SourceError(
+            redact(f"GitHub refused {what} (HTTP {status}: {message or 'no message'})"),
+            "this is probably a bug in tidings; please report it",
+        )
+
+    def _raise_rate_limit(self, resp: httpx.Response, message: str, state: _CallState) -> None:
+        headers = resp.headers
+        lowered = message.lower()
+        retry_after = headers.get("retry-after")
+        if retry_after is not None:
+            wait = _seconds(retry_after)
+            self._check_wait(wait, self._clock() + wait)
+            raise _Retry(_SECONDARY, f"secondary rate limit (Retry-After {wait:g}s)", wait)
+        if headers.get("x-ratelimit-remaining") == "0" and "secondary" not in lowered:
+            reset = _seconds(headers.get("x-ratelimit-reset", "0"))
+            wait = max(1.0, reset - self._clock() + 1.0) if reset else self.secondary_min_wait
+            self._check_wait(wait, reset or self._clock() + wait)
+            raise _Retry(_PRIMARY, "primary rate limit exhausted", wait)
+        if resp.status_code == 429 or "rate limit" in lowered or "abuse" in lowered:
+            # No hint from GitHub: at least a minute, doubling on each repeat.
+            wait = self.secondary_min_wait * 2**state.secondary_hits
+            wait += random.uniform(0, wait / 10)
+            state.secondary_hits += 1
+            self._check_wait(wait, self._clock() + wait)
+            raise _Retry(_SECONDARY, "secondary rate limit", wait)
+
+    def _check_graphql_errors(
+        self,
+        errors: list[dict[str, Any]],
+        data: Any,
+        repo: str,
+        resp: httpx.Response,
+        shrinkable: bool,
+    ) -> None:
+        for error in errors:
+            kind = str(error.get("type") or "")
+            message = str(error.get("message") or "")
+            path = error.get("path") or []
+            if kind == "NOT_FOUND":
+                if len(path) <= 1:
+                    raise SourceError(
+                        f"repository {repo} not found or not visible to this token",
+                        "check the name (OWNER/NAME) and the token's access",
+                    )
+                continue
+            if kind == "RATE_LIMITED":
+                reset = _seconds(resp.headers.get("x-ratelimit-reset", "0"))
+                wait = max(1.0, reset - self._clock() + 1.0) if reset else self.secondary_min_wait
+                self._check_wait(wait, reset or self._clock() + wait)
+                raise _Retry(_PRIMARY, "GraphQL rate limit exhausted", wait)
+            lowered = message.lower()
+            if "timeout" in lowered or "something went wrong" in lowered:
+                if shrinkable:
+                    raise GraphQLTooLarge(message)
+                raise _Retry(_SERVER, f"GraphQL: {message}")
+            raise SourceError(
+                redact(f"GitHub's GraphQL API refused the query: {kind or 'error'}: {message}"),
+                "this is probably a bug in tidings; please report it",
+            )
+
+    # -- rate-limit budget ---------------------------------------------------------------
+
+    def _note_limit(self, resource: str, headers: httpx.Headers) -> None:
+        remaining = headers.get("x-ratelimit-remaining")
+        reset = headers.get("x-ratelimit-reset")
+        if remaining is None:
+            return
+        limit = self._limits[resource]
+        try:
+            limit.remaining = int(remaining)
+            limit.reset_at = float(reset) if reset else None
+        except ValueError:
+            return
+
+    def _note_graphql_budget(self, rate: Any) -> None:
+        if not isinstance(rate, dict):
+            return
+        limit = self._limits["graphql"]
+        try:
+            limit.remaining = int(rate["remaining"])
+            limit.cost = max(1, int(rate.get("cost") or 1))
+            reset = rate.get("resetAt")
+            if reset:
+                limit.reset_at = datetime.fromisoformat(reset.replace("Z", "+00:00")).timestamp()
+        except (KeyError, TypeError, ValueError):
+            return
+
+    def _await_budget(self, resource: str) -> None:
+        """Sleep before a request that would certainly be refused (budget spent)."""
+        limit = self._limits[resource]
+        if limit.remaining is None or limit.reset_at is None:
+            return
+        needed = limit.cost if resource == "graphql" else 1
+        if limit.remaining >= needed:
+            return
+        wait = limit.reset_at - self._clock() + 1.0
+        if wait <= 0:
+            return
+        self._check_wait(wait, limit.reset_at)
+        log.warning(f"GitHub {resource} rate limit spent; waiting {wait:.0f}s until it resets")
+        self.stats.waits += 1
+        self.stats.waited_seconds += wait
+        self._sleep(wait)
+        limit.remaining = None
+
+    def _check_wait(self, wait: float, reset_epoch: float) -> None:
+        if wait <= self.max_wait:
+            return
+        when = datetime.fromtimestamp(reset_epoch, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+        raise SourceError(
+            f"GitHub rate limit exhausted until {when} (in {wait / 60:.0f} min)",
+            "run the sync again after that time, or raise github.max_wait in tidings.toml",
+        )
+
+
+def _seconds(value: str) -> float:
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        return 0.0
+
+
+def _message(resp: httpx.Response) -> str:
+    try:
+        body = resp.json()
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return ""
+    if isinstance(body, dict):
+        return str(body.get("message") or "")
+    return ""

@@ -1,0 +1,260 @@
+"""Pure functions from GitHub's REST and GraphQL JSON to records (docs/github-mapping.md).
+
+Nothing here talks to the network or the store, so every mapping rule is unit-testable with a
+literal dict.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+from tidings.records import (
+    ClosingRefRecord,
+    CommentRecord,
+    ItemRecord,
+    PRFileRecord,
+    RepositoryRecord,
+    ReviewCommentRecord,
+    ReviewRecord,
+)
+
+JSON = Mapping[str, Any]
+
+REACTION_KEYS = ("+1", "-1", "laugh", "hooray", "confused", "heart", "rocket", "eyes")
+GRAPHQL_REACTIONS = {
+    "THUMBS_UP": "+1",
+    "THUMBS_DOWN": "-1",
+    "LAUGH": "laugh",
+    "HOORAY": "hooray",
+    "CONFUSED": "confused",
+    "HEART": "heart",
+    "ROCKET": "rocket",
+    "EYES": "eyes",
+}
+CHANGE_TYPES = {
+    "ADDED": "added",
+    "DELETED": "removed",
+    "MODIFIED": "modified",
+    "RENAMED": "renamed",
+    "COPIED": "copied",
+    "CHANGED": "changed",
+}
+GHOST = "ghost"
+
+
+def parse_time(value: str | None) -> datetime | None:
+    if not value:
+        return None
+    return (
+        datetime.fromisoformat(value.replace("Z", "+00:00")).astimezone(UTC).replace(microsecond=0)
+    )
+
+
+def format_time(value: datetime) -> str:
+    """GitHub's own spelling, used for `since` so request URLs (and their ETags) are stable."""
+    return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def rest_actor(user: JSON | None) -> tuple[str | None, str | None]:
+    """(login, type) of a REST user; the deleted-account placeholder becomes (None, None)."""
+    if not user:
+        return None, None
+    login = user.get("login")
+    if not login or login == GHOST:
+        return None, None
+    return login, user.get("type")
+
+
+def graphql_actor(actor: JSON | None) -> tuple[str | None, str | None]:
+    """(login, type) of a GraphQL Actor in REST's spelling (Bot logins gain `[bot]`)."""
+    if not actor:
+        return None, None
+    login = actor.get("login")
+    kind = actor.get("__typename")
+    if not login:
+        return None, None
+    if kind == "Bot" and not login.endswith("[bot]"):
+        login = f"{login}[bot]"
+    return login, kind
+
+
+def rest_reactions(obj: JSON | None) -> dict[str, int]:
+    if not obj:
+        return {}
+    return {key: int(obj[key]) for key in REACTION_KEYS if obj.get(key)}
+
+
+def graphql_reactions(groups: list[JSON] | None) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for group in groups or []:
+        key = GRAPHQL_REACTIONS.get(group.get("content", ""))
+        total = ((group.get("reactors") or {}).get("totalCount")) or 0
+        if key and total:
+            counts[key] = int(total)
+    # Keep REST's key order so equal reactions serialise identically whatever the source.
+    return {key: counts[key] for key in REACTION_KEYS if key in counts}
+
+
+def number_from_url(url: str | None) -> int:
+    if not url:
+        raise ValueError("GitHub answer lacks the parent URL")
+    return int(url.rstrip("/").rsplit("/", 1)[1])
+
+
+def repository_from_rest(repo: JSON) -> RepositoryRecord:
+    return RepositoryRecord(
+        full_name=repo["full_name"],
+        github_id=repo.get("node_id"),
+        url=repo.get("html_url"),
+        description=repo.get("description"),
+        default_branch=repo.get("default_branch"),
+    )
+
+
+def item_from_rest(issue: JSON) -> ItemRecord:
+    pr = issue.get("pull_request")
+    is_pr = pr is not None
+    author, author_type = rest_actor(issue.get("user"))
+    return ItemRecord(
+        number=issue["number"],
+        kind="pr" if is_pr else "issue",
+        github_id=issue.get("node_id"),
+        title=issue.get("title") or "",
+        body=issue.get("body"),
+        author=author,
+        author_type=author_type,
+        author_association=issue.get("author_association"),
+        state=issue["state"],
+        state_reason=issue.get("state_reason"),
+        draft=bool(issue.get("draft")) if is_pr else None,
+        locked=bool(issue.get("locked")),
+        labels=[label["name"] for label in issue.get("labels") or []],
+        created_at=parse_time(issue["created_at"]),
+        updated_at=parse_time(issue["updated_at"]),
+        closed_at=parse_time(issue.get("closed_at")),
+        merged_at=parse_time((pr or {}).get("merged_at")),
+        reactions=rest_reactions(issue.get("reactions")),
+        comments_count=int(issue.get("comments") or 0),
+        url=issue.get("html_url"),
+    )
+
+
+def comment_from_rest(comment: JSON) -> CommentRecord:
+    author, author_type = rest_actor(comment.get("user"))
+    return CommentRecord(
+        id=comment["id"],
+        number=number_from_url(comment.get("issue_url")),
+        github_id=comment.get("node_id"),
+        author=author,
+        author_type=author_type,
+        author_association=comment.get("author_association"),
+        body=comment.get("body"),
+        created_at=parse_time(comment["created_at"]),
+        updated_at=parse_time(comment["updated_at"]),
+        reactions=rest_reactions(comment.get("reactions")),
+        url=comment.get("html_url"),
+    )
+
+
+def review_comment_from_rest(comment: JSON) -> ReviewCommentRecord:
+    author, author_type = rest_actor(comment.get("user"))
+    return ReviewCommentRecord(
+        id=comment["id"],
+        number=number_from_url(comment.get("pull_request_url")),
+        review_id=comment.get("pull_request_review_id"),
+        in_reply_to_id=comment.get("in_reply_to_id"),
+        github_id=comment.get("node_id"),
+        author=author,
+        author_type=author_type,
+        author_association=comment.get("author_association"),
+        path=comment.get("path") or "",
+        line=comment.get("line"),
+        original_line=comment.get("original_line"),
+        side=comment.get("side"),
+        diff_hunk=comment.get("diff_hunk"),
+        body=comment.get("body"),
+        commit_sha=comment.get("commit_id"),
+        created_at=parse_time(comment["created_at"]),
+        updated_at=parse_time(comment["updated_at"]),
+        reactions=rest_reactions(comment.get("reactions")),
+        url=comment.get("html_url"),
+    )
+
+
+def pr_fields_from_graphql(pr: JSON) -> dict[str, Any]:
+    """The ItemRecord fields a GraphQL PullRequest fills (review_comments_count excluded:
+    it needs every review, which may take continuation pages)."""
+    author, author_type = graphql_actor(pr.get("author"))
+    merged_by, _ = graphql_actor(pr.get("mergedBy"))
+    state = str(pr["state"]).lower()
+    return {
+        "number": pr["number"],
+        "kind": "pr",
+        "github_id": pr.get("id"),
+        "title": pr.get("title") or "",
+        "body": pr.get("body"),
+        "author": author,
+        "author_type": author_type,
+        "author_association": pr.get("authorAssociation"),
+        "state": "closed" if state == "merged" else state,
+        "draft": pr.get("isDraft"),
+        "locked": bool(pr.get("locked")),
+        "created_at": parse_time(pr["createdAt"]),
+        "updated_at": parse_time(pr["updatedAt"]),
+        "closed_at": parse_time(pr.get("closedAt")),
+        "merged_at": parse_time(pr.get("mergedAt")),
+        "merged": pr.get("merged"),
+        "merged_by": merged_by if pr.get("merged") else None,
+        "merge_commit_sha": (pr.get("mergeCommit") or {}).get("oid") if pr.get("merged") else None,
+        "additions": pr.get("additions"),
+        "deletions": pr.get("deletions"),
+        "changed_files": pr.get("changedFiles"),
+        "commits": (pr.get("commits") or {}).get("totalCount"),
+        "base_ref": pr.get("baseRefName"),
+        "head_ref": pr.get("headRefName"),
+        "head_sha": pr.get("headRefOid"),
+        "review_decision": pr.get("reviewDecision"),
+        "reactions": graphql_reactions(pr.get("reactionGroups")),
+        "comments_count": int((pr.get("comments") or {}).get("totalCount") or 0),
+        "url": pr.get("url"),
+    }
+
+
+def review_from_graphql(node: JSON, number: int) -> ReviewRecord:
+    author, author_type = graphql_actor(node.get("author"))
+    return ReviewRecord(
+        id=node["databaseId"],
+        number=number,
+        github_id=node.get("id"),
+        author=author,
+        author_type=author_type,
+        author_association=node.get("authorAssociation"),
+        state=node["state"],
+        body=node.get("body"),
+        submitted_at=parse_time(node.get("submittedAt")),
+        commit_sha=(node.get("commit") or {}).get("oid"),
+        comments_count=int((node.get("comments") or {}).get("totalCount") or 0),
+        url=node.get("url"),
+    )
+
+
+def file_from_graphql(node: JSON, number: int) -> PRFileRecord:
+    change = node.get("changeType")
+    return PRFileRecord(
+        number=number,
+        path=node["path"],
+        previous_path=None,
+        status=CHANGE_TYPES.get(change, change.lower()) if change else None,
+        additions=node.get("additions"),
+        deletions=node.get("deletions"),
+    )
+
+
+def closing_ref_from_graphql(node: JSON, number: int) -> ClosingRefRecord:
+    return ClosingRefRecord(
+        number=number,
+        issue_repo=node["repository"]["nameWithOwner"],
+        issue_number=node["number"],
+    )

@@ -1,0 +1,119 @@
+"""The GraphQL documents the sync sends.
+
+PR details go out as one query per batch with an alias per PR (`p<N>: pullRequest(number: N)`),
+so ~25 PRs cost one request. Nested connections ask for their `totalCount` and `pageInfo`; when
+a PR has more than one page, continuation queries fetch the rest, several PRs' continuations
+aliased into one request (`c<i>: pullRequest(number: N) { files(first: 100, after: "…") }`).
+Every query asks for `rateLimit` so the client can pace itself.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+RATE_LIMIT = "rateLimit { remaining resetAt cost }"
+
+ACTOR = "login __typename"
+
+REVIEW_NODE = f"""
+  id databaseId author {{ {ACTOR} }} authorAssociation state body submittedAt
+  commit {{ oid }} comments {{ totalCount }} url
+"""
+FILE_NODE = "path additions deletions changeType"
+CLOSING_NODE = "number repository { nameWithOwner }"
+LABEL_NODE = "name"
+
+PAGE_INFO = "pageInfo { hasNextPage endCursor }"
+
+# connection name -> (page size, node selection)
+CONNECTIONS: dict[str, tuple[int, str]] = {
+    "labels": (100, LABEL_NODE),
+    "reviews": (100, REVIEW_NODE),
+    "files": (100, FILE_NODE),
+    "closingIssuesReferences": (50, CLOSING_NODE),
+}
+
+
+def _connection(name: str, after: str | None = None) -> str:
+    size, node = CONNECTIONS[name]
+    args = f"first: {size}" + (f", after: {json.dumps(after)}" if after else "")
+    return f"{name}({args}) {{ totalCount {PAGE_INFO} nodes {{ {node} }} }}"
+
+
+PR_FIELDS = f"""
+  id number title body url author {{ {ACTOR} }} authorAssociation state isDraft locked
+  createdAt updatedAt closedAt mergedAt merged mergedBy {{ {ACTOR} }} mergeCommit {{ oid }}
+  additions deletions changedFiles commits {{ totalCount }}
+  baseRefName headRefName headRefOid reviewDecision
+  reactionGroups {{ content reactors {{ totalCount }} }}
+  comments {{ totalCount }}
+  {_connection("labels")}
+  {_connection("reviews")}
+  {_connection("files")}
+  {_connection("closingIssuesReferences")}
+"""
+
+
+def pr_details(numbers: Iterable[int]) -> str:
+    aliases = "\n".join(f"    p{n}: pullRequest(number: {n}) {{ ...PR }}" for n in numbers)
+    return (
+        "query($owner: String!, $name: String!) {\n"
+        f"  {RATE_LIMIT}\n"
+        "  repository(owner: $owner, name: $name) {\n"
+        f"{aliases}\n"
+        "  }\n"
+        "}\n"
+        f"fragment PR on PullRequest {{{PR_FIELDS}}}\n"
+    )
+
+
+@dataclass(frozen=True)
+class Continuation:
+    """The rest of one PR's nested connection, from `after` on."""
+
+    number: int
+    connection: str
+    after: str
+
+
+def continuations(parts: Sequence[Continuation]) -> str:
+    aliases = "\n".join(
+        f"    c{i}: pullRequest(number: {part.number}) "
+        f"{{ {_connection(part.connection, part.after)} }}"
+        for i, part in enumerate(parts)
+    )
+    return (
+        "query($owner: String!, $name: String!) {\n"
+        f"  {RATE_LIMIT}\n"
+        "  repository(owner: $owner, name: $name) {\n"
+        f"{aliases}\n"
+        "  }\n"
+        "}\n"
+    )
+
+
+REPO_TOTALS = f"""
+query($owner: String!, $name: String!) {{
+  {RATE_LIMIT}
+  repository(owner: $owner, name: $name) {{
+    issues {{ totalCount }}
+    pullRequests {{ totalCount }}
+  }}
+}}
+"""
+
+
+def item_numbers(connection: str) -> str:
+    """Numbers only, 100 a page: the cheapest complete list of a repository's issues or PRs."""
+    if connection not in ("issues", "pullRequests"):
+        raise ValueError(connection)
+    return f"""
+query($owner: String!, $name: String!, $after: String) {{
+  {RATE_LIMIT}
+  repository(owner: $owner, name: $name) {{
+    {connection}(first: 100, after: $after) {{ {PAGE_INFO} nodes {{ number }} }}
+  }}
+}}
+"""

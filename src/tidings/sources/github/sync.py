@@ -1,0 +1,738 @@
+"""Syncing one GitHub repository into the store: the cheapest complete plan we know.
+
+1. **Repository** — `GET /repos/{o}/{r}` with its ETag. This validates the name and the token
+   before anything is written, and costs nothing (a 304) when the repository is unchanged.
+2. **Three repository-wide `since` streams** — issues (PRs included), issue comments and review
+   comments, each `sort=updated&direction=asc&per_page=100`. They are paged by *keyset on
+   `since`*, not by page number: after a page is committed the next request asks for
+   `since = newest updated_at on that page`. `since` is inclusive, so items sharing that
+   timestamp are read twice and deduplicated by id; an item updated while we page moves to the
+   end of the listing and is read later, so nothing is skipped (page numbers would skip one
+   item for every item that moved). A full page that is all one timestamp cannot advance the
+   keyset, so it falls back to `page=2,3…` of the same `since`. A short page ends the stream.
+   A few dozen pages cover a busy week of a repository like vLLM.
+3. **Cursors and ETags** — each page's rows and the stream's cursor commit in one transaction,
+   so an interrupted sync resumes where it stopped. The cursor is the `since` of the *last
+   request made*, and the ETag of that final (short) page's URL is stored, so a re-sync with
+   nothing changed repeats exactly those URLs and GitHub answers 304 — which costs no rate
+   limit. A sync with nothing changed costs four requests, all 304. `--since DATE` starts the
+   streams at that date instead of the cursor; a first sync without it reads all history.
+4. **PR details by GraphQL** — reviews, files, merge data and closing references have no
+   repository-wide listing (REST would cost ~2 requests per PR), so PRs whose details are
+   stale (`detail_updated_at != updated_at`: new or changed since their details were fetched)
+   are fetched ~25 per query with aliased `pullRequest(number:)` fields. Every nested
+   connection is checked against its `totalCount` and completed with `after:` continuation
+   queries, several PRs' continuations to a query — no silent caps (GitHub itself stops PR
+   files at 3,000; the report notes such PRs). A 502 or timeout halves the batch (down to
+   one PR) and successes grow it back. Each batch commits in one transaction. Because the
+   work list is derived from the store, an interrupted sync resumes with no gap.
+5. **Deletions by count reconciliation** — `since` listings never report deletions. For each
+   item changed since it was last checked (`checked_updated_at != updated_at`) the stored
+   comment count is compared with GitHub's `comments` (and, for PRs, review comments with the
+   reviews' comment counts); only on a mismatch are that item's comments re-listed and the
+   rows no longer returned marked `deleted` (never removed). When a stream changed (or with
+   `verify=True`) the repository's issue and PR totals are compared too, and if the store has
+   more than GitHub, item numbers (only) are listed by GraphQL to find and mark the missing.
+6. **Bots** — `author_type` is stored as GitHub reports it; deciding what counts as a bot is
+   left to the facts layer.
+7. **Crash safety** — every write is one transaction per page or batch and every stage is
+   driven by stored state (cursors, `*_updated_at` columns), so killing the sync at any point
+   and re-running gives the same store as an uninterrupted run.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from tidings.config import GitHubConfig
+from tidings.errors import SourceError, register_secret
+from tidings.records import (
+    CommentRecord,
+    ItemRecord,
+    Record,
+    ReviewCommentRecord,
+    to_row,
+)
+from tidings.sources.github import normalize as nz
+from tidings.sources.github import queries
+from tidings.sources.github.client import GitHubClient, GraphQLTooLarge, NotFoundError
+from tidings.store import Store, schema
+from tidings.store.rows import update_repository, write_records
+
+log = logging.getLogger("tidings.github")
+
+Progress = Callable[[str, int, int | None], None]
+
+PER_PAGE = 100
+PR_BATCH = 25
+CONTINUATION_BATCH = 10
+FILES_CAP = 3000
+
+# Item columns only PR details (GraphQL) fill, plus sync bookkeeping: an item re-read from the
+# REST listing keeps them, so a re-read alone never forces a details refetch.
+_DETAIL_COLUMNS = (
+    "merged",
+    "merged_by",
+    "merge_commit_sha",
+    "additions",
+    "deletions",
+    "changed_files",
+    "commits",
+    "base_ref",
+    "head_ref",
+    "head_sha",
+    "review_decision",
+    "review_comments_count",
+    "detail_updated_at",
+    "checked_updated_at",
+)
+
+
+@dataclass
+class SyncReport:
+    repository: str
+    items: int = 0
+    comments: int = 0
+    reviews: int = 0
+    review_comments: int = 0
+    pr_files: int = 0
+    closing_refs: int = 0
+    pr_details: int = 0  # PRs whose GraphQL details were (re)fetched
+    reconciled: int = 0  # items whose comments were re-listed after a count mismatch
+    marked_deleted: int = 0
+    rest_requests: int = 0
+    graphql_requests: int = 0
+    not_modified: int = 0
+    retries: int = 0
+    waits: int = 0
+    elapsed: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def requests(self) -> int:
+        return self.rest_requests + self.graphql_requests
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["requests"] = self.requests
+        data["elapsed"] = round(self.elapsed, 3)
+        return data
+
+
+def sync_repository(
+    store: Store,
+    full_name: str,
+    *,
+    github: GitHubConfig,
+    token: str,
+    since: datetime | None = None,
+    progress: Progress | None = None,
+    client: GitHubClient | None = None,
+    verify: bool = False,
+    pr_batch: int = PR_BATCH,
+) -> SyncReport:
+    """Bring the store's copy of `full_name` up to date with GitHub (see the module docstring).
+
+    Raises SourceError for anything the user must act on (unknown repository, bad token,
+    GitHub unreachable, a rate limit longer than `github.max_wait`). Whatever was committed
+    before an error stays and the next run resumes from it.
+    """
+    owner, sep, name = full_name.partition("/")
+    if not sep or not owner or not name or "/" in name:
+        raise SourceError(
+            f"repository must be OWNER/NAME, got {full_name!r}", "e.g. vllm-project/vllm"
+        )
+    register_secret(token)
+    own_client = client is None
+    if client is None:
+        client = GitHubClient(
+            github.api_url,
+            github.graphql,
+            token,
+            timeout=github.timeout,
+            max_retries=github.max_retries,
+            max_wait=github.max_wait,
+        )
+    before = client.stats.to_dict()
+    started = time.monotonic()
+    report = SyncReport(repository=full_name)
+    try:
+        _Sync(store, client, owner, name, report, since, progress, verify, pr_batch).run()
+    finally:
+        after = client.stats.to_dict()
+        for key in ("rest_requests", "graphql_requests", "not_modified", "retries", "waits"):
+            setattr(report, key, after[key] - before[key])
+        report.elapsed = time.monotonic() - started
+        if own_client:
+            client.close()
+    return report
+
+
+# How nodes of each nested connection are told apart when pages overlap.
+_NODE_KEYS: dict[str, Callable[[dict[str, Any]], Any]] = {
+    "labels": lambda n: n["name"],
+    "reviews": lambda n: n["databaseId"],
+    "files": lambda n: n["path"],
+    "closingIssuesReferences": lambda n: (n["repository"]["nameWithOwner"], n["number"]),
+}
+
+
+@dataclass
+class _PR:
+    """One PR's GraphQL answer, its nested connections filled in across continuation pages."""
+
+    node: dict[str, Any]
+    nodes: dict[str, dict[Any, dict[str, Any]]] = field(default_factory=dict)
+    totals: dict[str, int] = field(default_factory=dict)
+    incomplete: dict[str, str] = field(default_factory=dict)  # connection -> endCursor
+
+    def add(self, connection: str, page: Mapping[str, Any]) -> None:
+        key = _NODE_KEYS[connection]
+        bucket = self.nodes.setdefault(connection, {})
+        for node in page.get("nodes") or []:
+            if node is not None:
+                bucket.setdefault(key(node), node)
+        self.totals[connection] = int(page.get("totalCount") or 0)
+        info = page.get("pageInfo") or {}
+        if info.get("hasNextPage") and info.get("endCursor"):
+            self.incomplete[connection] = info["endCursor"]
+        else:
+            self.incomplete.pop(connection, None)
+
+
+class _Sync:
+    def __init__(
+        self,
+        store: Store,
+        client: GitHubClient,
+        owner: str,
+        name: str,
+        report: SyncReport,
+        since: datetime | None,
+        progress: Progress | None,
+        verify: bool,
+        pr_batch: int,
+    ) -> None:
+        self.store = store
+        self.client = client
+        self.owner = owner
+        self.name = name
+        self.full_name = f"{owner}/{name}"
+        self.report = report
+        self.since = since
+        self.progress = progress or (lambda _stage, _done, _total: None)
+        self.verify = verify
+        self.pr_batch = max(1, pr_batch)
+        self.repo_id = 0
+        self.vars = {"owner": owner, "name": name}
+
+    def run(self) -> None:
+        self._repository()
+        changed = False
+        changed |= self._stream(
+            "issues", "issues", "/issues", {"state": "all"}, nz.item_from_rest, self._write_items
+        )
+        changed |= self._stream(
+            "comments",
+            "comments",
+            "/issues/comments",
+            {},
+            nz.comment_from_rest,
+            self._write_plain,
+        )
+        changed |= self._stream(
+            "review_comments",
+            "review comments",
+            "/pulls/comments",
+            {},
+            nz.review_comment_from_rest,
+            self._write_plain,
+        )
+        self._pr_details()
+        self._reconcile_items()
+        if changed or self.verify:
+            self._reconcile_totals()
+
+    # -- 1. repository ---------------------------------------------------------------------
+
+    def _repository(self) -> None:
+        path = f"/repos/{self.full_name}"
+        url = self.client.url_for(path)
+        with self.store.begin() as conn:
+            known = self.store.repo_id(conn, self.full_name)
+            etag = self.store.get_etag(conn, url) if known is not None else None
+        try:
+            resp = self.client.get(path, etag=etag)
+        except NotFoundError:
+            raise SourceError(
+                f"repository {self.full_name} not found or not visible to this token",
+                "check the name (OWNER/NAME) and that the token can read it",
+            ) from None
+        if resp.not_modified and known is not None:
+            self.repo_id = known
+            return
+        record = nz.repository_from_rest(resp.json)
+        if record.full_name.lower() != self.full_name.lower():
+            # Renamed or transferred: GitHub redirected us. Keep the name the user asked for so
+            # the next sync finds this row; the requests keep following the redirect.
+            self.report.notes.append(f"{self.full_name} is now {record.full_name} on GitHub")
+            record = record.model_copy(update={"full_name": self.full_name})
+        with self.store.begin() as conn:
+            self.repo_id = self.store.repo_id(conn, self.full_name, create=True) or 0
+            update_repository(conn, self.repo_id, record)
+            self.store.set_etag(conn, url, resp.etag)
+
+    # -- 2./3. since streams -------------------------------------------------------------
+
+    def _stream(
+        self,
+        stream: str,
+        stage: str,
+        suffix: str,
+        extra: Mapping[str, str],
+        convert: Callable[[Any], Record],
+        write: Callable[[Connection, list[Any]], int],
+    ) -> bool:
+        """Read one `since` listing to its end; True if GitHub had anything new."""
+        path = f"/repos/{self.full_name}{suffix}"
+        with self.store.begin() as conn:
+            cursor = self.store.get_cursor(conn, self.repo_id, stream)
+        # An ETag is only trusted once this repository's stream has committed a page: the
+        # cache table outlives a repository removed from the store.
+        trust_etags = cursor is not None
+        since = nz.format_time(self.since) if self.since else (cursor or None)
+        page = 1
+        done = 0
+        changed = False
+        self.progress(stage, 0, None)
+        while True:
+            params: dict[str, Any] = {
+                **extra,
+                "sort": "updated",
+                "direction": "asc",
+                "per_page": PER_PAGE,
+            }
+            if since:
+                params["since"] = since
+            if page > 1:
+                params["page"] = page
+            url = self.client.url_for(path, params)
+            etag = None
+            if trust_etags:
+                with self.store.begin() as conn:
+                    etag = self.store.get_etag(conn, url)
+            resp = self.client.get(path, params, etag=etag)
+            if resp.not_modified:
+                break
+            changed = True
+            rows = resp.json if isinstance(resp.json, list) else []
+            records = [convert(row) for row in rows]
+            full = len(rows) >= PER_PAGE
+            next_since, next_page = since, page + 1
+            if full and records:
+                newest = nz.format_time(max(r.updated_at for r in records))  # type: ignore[attr-defined]
+                if newest != since:
+                    next_since, next_page = newest, 1
+            with self.store.begin() as conn:
+                write(conn, records)
+                if full:
+                    self.store.set_cursor(conn, self.repo_id, stream, next_since or "")
+                else:
+                    self.store.set_cursor(conn, self.repo_id, stream, since or "")
+                    self.store.set_etag(conn, url, resp.etag)
+            done += len(records)
+            self.progress(stage, done, None)
+            if not full:
+                break
+            since, page = next_since, next_page
+        log.info("%s: %s stream read %d rows", self.full_name, stage, done)
+        return changed
+
+    def _write_plain(self, conn: Connection, records: list[Record]) -> int:
+        write_records(self.store, conn, self.repo_id, records)
+        for record in records:
+            if isinstance(record, CommentRecord):
+                self.report.comments += 1
+            elif isinstance(record, ReviewCommentRecord):
+                self.report.review_comments += 1
+        return len(records)
+
+    def _write_items(self, conn: Connection, records: list[ItemRecord]) -> int:
+        if not records:
+            return 0
+        t = schema.items
+        numbers = [r.number for r in records]
+        existing = {
+            row["number"]: row
+            for row in conn.execute(
+                sa.select(t.c.number, t.c.updated_at, *[t.c[c] for c in _DETAIL_COLUMNS]).where(
+                    t.c.repo_id == self.repo_id, t.c.number.in_(numbers)
+                )
+            ).mappings()
+        }
+        rows: dict[int, dict[str, Any]] = {}
+        for record in records:
+            old = existing.get(record.number)
+            if old is not None and old["updated_at"] > record.updated_at:
+                # The store already holds a newer copy (from GraphQL details); a lagging REST
+                # replica must not roll it back.
+                continue
+            row = to_row(record)
+            row["repo_id"] = self.repo_id
+            if old is not None:
+                for column in _DETAIL_COLUMNS:
+                    row[column] = old[column]
+            rows[record.number] = row
+        self.store.upsert(conn, t, list(rows.values()))
+        self.report.items += len(rows)
+        return len(rows)
+
+    # -- 4. PR details -------------------------------------------------------------------
+
+    def _pr_details(self) -> None:
+        t = schema.items
+        with self.store.begin() as conn:
+            pending = [
+                row[0]
+                for row in conn.execute(
+                    sa.select(t.c.number)
+                    .where(
+                        t.c.repo_id == self.repo_id,
+                        t.c.kind == "pr",
+                        t.c.deleted.is_(False),
+                        sa.or_(
+                            t.c.detail_updated_at.is_(None),
+                            t.c.detail_updated_at != t.c.updated_at,
+                        ),
+                    )
+                    .order_by(t.c.number)
+                )
+            ]
+        total = len(pending)
+        self.progress("pull request details", 0, total)
+        size, streak, done = self.pr_batch, 0, 0
+        while done < total:
+            batch = pending[done : done + size]
+            try:
+                data = self.client.graphql(
+                    queries.pr_details(batch), self.vars, shrinkable=len(batch) > 1
+                )
+            except GraphQLTooLarge as exc:
+                size = max(1, len(batch) // 2)
+                streak = 0
+                log.info("PR details batch of %d too heavy (%s); trying %d", len(batch), exc, size)
+                continue
+            repo = data.get("repository") or {}
+            prs: dict[int, _PR | None] = {}
+            for number in batch:
+                node = repo.get(f"p{number}")
+                if node is None:
+                    prs[number] = None
+                    continue
+                pr = _PR(node=node)
+                for connection in queries.CONNECTIONS:
+                    pr.add(connection, node.get(connection) or {})
+                prs[number] = pr
+            self._complete([pr for pr in prs.values() if pr is not None])
+            with self.store.begin() as conn:
+                for number, pr in prs.items():
+                    self._write_pr(conn, number, pr)
+            done += len(batch)
+            self.report.pr_details += len(batch)
+            self.progress("pull request details", done, total)
+            streak += 1
+            if streak >= 2 and size < self.pr_batch:
+                size = min(self.pr_batch, size + max(1, size // 2))
+                streak = 0
+
+    def _complete(self, prs: Sequence[_PR]) -> None:
+        """Fetch every remaining page of every PR's nested connections."""
+        by_number = {int(pr.node["number"]): pr for pr in prs}
+        todo = [
+            queries.Continuation(number, connection, after)
+            for number, pr in by_number.items()
+            for connection, after in pr.incomplete.items()
+        ]
+        size = CONTINUATION_BATCH
+        while todo:
+            chunk = todo[:size]
+            try:
+                data = self.client.graphql(
+                    queries.continuations(chunk), self.vars, shrinkable=len(chunk) > 1
+                )
+            except GraphQLTooLarge:
+                size = max(1, len(chunk) // 2)
+                continue
+            todo = todo[len(chunk) :]
+            repo = data.get("repository") or {}
+            for i, part in enumerate(chunk):
+                page = (repo.get(f"c{i}") or {}).get(part.connection) or {}
+                pr = by_number[part.number]
+                pr.add(part.connection, page)
+                if part.connection in pr.incomplete:
+                    todo.append(
+                        queries.Continuation(
+                            part.number, part.connection, pr.incomplete[part.connection]
+                        )
+                    )
+        for number, pr in by_number.items():
+            for connection, total in pr.totals.items():
+                got = len(pr.nodes.get(connection, {}))
+                if got < total:
+                    limit = " (GitHub lists at most 3,000)" if connection == "files" else ""
+                    note = f"#{number}: {got} of {total} {connection} available{limit}"
+                    self.report.notes.append(note)
+                    log.warning("%s: %s", self.full_name, note)
+
+    def _write_pr(self, conn: Connection, number: int, pr: _PR | None) -> None:
+        t = schema.items
+        where = sa.and_(t.c.repo_id == self.repo_id, t.c.number == number)
+        if pr is None:
+            # GitHub has no PR under this number any more: stop asking on every sync.
+            conn.execute(t.update().where(where).values(detail_updated_at=t.c.updated_at))
+            self.report.notes.append(f"#{number}: GitHub returned no pull request details")
+            return
+        values = nz.pr_fields_from_graphql(pr.node)
+        values.pop("number")
+        values["labels"] = [n["name"] for n in pr.nodes.get("labels", {}).values()]
+        reviews = [nz.review_from_graphql(n, number) for n in pr.nodes.get("reviews", {}).values()]
+        values["review_comments_count"] = sum(r.comments_count for r in reviews)
+        values["detail_updated_at"] = values["updated_at"]
+        values["deleted"] = False
+        conn.execute(t.update().where(where).values(**values))
+        self.report.items += 1
+
+        write_records(self.store, conn, self.repo_id, reviews)
+        self.report.reviews += len(reviews)
+        rt = schema.reviews
+        stale = [
+            row[0]
+            for row in conn.execute(
+                sa.select(rt.c.id).where(
+                    rt.c.repo_id == self.repo_id,
+                    rt.c.number == number,
+                    rt.c.deleted.is_(False),
+                    rt.c.id.not_in([r.id for r in reviews]) if reviews else sa.true(),
+                )
+            )
+        ]
+        self.report.marked_deleted += self.store.mark_deleted(conn, rt, self.repo_id, stale)
+
+        files = [nz.file_from_graphql(n, number) for n in pr.nodes.get("files", {}).values()]
+        refs = [
+            nz.closing_ref_from_graphql(n, number)
+            for n in pr.nodes.get("closingIssuesReferences", {}).values()
+        ]
+        self.store.replace_children(conn, schema.pr_files, self.repo_id, number, self._rows(files))
+        self.store.replace_children(
+            conn, schema.closing_refs, self.repo_id, number, self._rows(refs)
+        )
+        self.report.pr_files += len(files)
+        self.report.closing_refs += len(refs)
+
+    def _rows(self, records: Iterable[Record]) -> list[dict[str, Any]]:
+        rows = []
+        for record in records:
+            row = to_row(record)
+            row["repo_id"] = self.repo_id
+            rows.append(row)
+        return rows
+
+    # -- 5. deletions ----------------------------------------------------------------------
+
+    def _stored_counts(self, conn: Connection, table: sa.Table) -> dict[int, int]:
+        return {
+            number: count
+            for number, count in conn.execute(
+                sa.select(table.c.number, sa.func.count())
+                .where(table.c.repo_id == self.repo_id, table.c.deleted.is_(False))
+                .group_by(table.c.number)
+            )
+        }
+
+    def _reconcile_items(self) -> None:
+        t = schema.items
+        with self.store.begin() as conn:
+            candidates = list(
+                conn.execute(
+                    sa.select(
+                        t.c.number,
+                        t.c.kind,
+                        t.c.comments_count,
+                        t.c.review_comments_count,
+                        t.c.updated_at,
+                    )
+                    .where(
+                        t.c.repo_id == self.repo_id,
+                        t.c.deleted.is_(False),
+                        sa.or_(
+                            t.c.checked_updated_at.is_(None),
+                            t.c.checked_updated_at != t.c.updated_at,
+                        ),
+                        # A PR is checked against its GraphQL counts, so only once they exist.
+                        sa.or_(t.c.kind == "issue", t.c.detail_updated_at == t.c.updated_at),
+                    )
+                    .order_by(t.c.number)
+                ).mappings()
+            )
+            comments = self._stored_counts(conn, schema.comments)
+            review_comments = self._stored_counts(conn, schema.review_comments)
+        total = len(candidates)
+        self.progress("reconcile", 0, total)
+        agreed: list[int] = []
+        for done, item in enumerate(candidates, 1):
+            number = item["number"]
+            bad_comments = comments.get(number, 0) != item["comments_count"]
+            bad_reviews = (
+                item["kind"] == "pr"
+                and item["review_comments_count"] is not None
+                and review_comments.get(number, 0) != item["review_comments_count"]
+            )
+            if bad_comments or bad_reviews:
+                self._relist(number, item["updated_at"], bad_comments, bad_reviews)
+            else:
+                agreed.append(number)
+            if len(agreed) >= 500 or done == total:
+                self._mark_checked(agreed)
+                agreed = []
+            if done % 50 == 0 or done == total:
+                self.progress("reconcile", done, total)
+
+    def _mark_checked(self, numbers: list[int]) -> None:
+        if not numbers:
+            return
+        t = schema.items
+        with self.store.begin() as conn:
+            conn.execute(
+                t.update()
+                .where(t.c.repo_id == self.repo_id, t.c.number.in_(numbers))
+                .values(checked_updated_at=t.c.updated_at)
+            )
+
+    def _list_all(self, path: str) -> list[Any] | None:
+        """Every row of a small per-item listing by page number; None if the item is gone."""
+        rows: list[Any] = []
+        page = 1
+        while True:
+            params: dict[str, Any] = {"per_page": PER_PAGE}
+            if page > 1:
+                params["page"] = page
+            try:
+                resp = self.client.get(path, params)
+            except NotFoundError:
+                return None
+            chunk = resp.json if isinstance(resp.json, list) else []
+            rows.extend(chunk)
+            if len(chunk) < PER_PAGE:
+                return rows
+            page += 1
+
+    def _relist(
+        self, number: int, updated_at: datetime, comments: bool, review_comments: bool
+    ) -> None:
+        base = f"/repos/{self.full_name}"
+        self.report.reconciled += 1
+        lists: list[tuple[sa.Table, list[Record]]] = []
+        gone = False
+        if comments:
+            rows = self._list_all(f"{base}/issues/{number}/comments")
+            gone |= rows is None
+            lists.append((schema.comments, [nz.comment_from_rest(r) for r in rows or []]))
+        if review_comments and not gone:
+            rows = self._list_all(f"{base}/pulls/{number}/comments")
+            gone |= rows is None
+            lists.append(
+                (schema.review_comments, [nz.review_comment_from_rest(r) for r in rows or []])
+            )
+        t = schema.items
+        with self.store.begin() as conn:
+            if gone:
+                self.report.marked_deleted += conn.execute(
+                    t.update()
+                    .where(t.c.repo_id == self.repo_id, t.c.number == number)
+                    .values(deleted=True)
+                ).rowcount
+                return
+            for table, records in lists:
+                records = [r for r in records if r.number == number]  # type: ignore[attr-defined]
+                self._write_plain(conn, records)
+                keep = {r.id for r in records}  # type: ignore[attr-defined]
+                stored = conn.execute(
+                    sa.select(table.c.id).where(
+                        table.c.repo_id == self.repo_id,
+                        table.c.number == number,
+                        table.c.deleted.is_(False),
+                    )
+                ).scalars()
+                stale = [i for i in stored if i not in keep]
+                self.report.marked_deleted += self.store.mark_deleted(
+                    conn, table, self.repo_id, stale
+                )
+            conn.execute(
+                t.update()
+                .where(t.c.repo_id == self.repo_id, t.c.number == number)
+                .values(checked_updated_at=updated_at)
+            )
+
+    def _reconcile_totals(self) -> None:
+        """Find deleted (or transferred) issues and PRs: the store holding more than GitHub
+        says exists is the signal; only then are numbers listed."""
+        data = self.client.graphql(queries.REPO_TOTALS, self.vars)
+        repo = data.get("repository") or {}
+        totals = {
+            "issue": int((repo.get("issues") or {}).get("totalCount") or 0),
+            "pr": int((repo.get("pullRequests") or {}).get("totalCount") or 0),
+        }
+        t = schema.items
+        with self.store.begin() as conn:
+            stored = dict(
+                conn.execute(
+                    sa.select(t.c.kind, sa.func.count())
+                    .where(t.c.repo_id == self.repo_id, t.c.deleted.is_(False))
+                    .group_by(t.c.kind)
+                ).all()
+            )
+        for kind, connection in (("issue", "issues"), ("pr", "pullRequests")):
+            if stored.get(kind, 0) <= totals[kind]:
+                continue
+            self.progress("reconcile", 0, None)
+            listed = self._list_numbers(connection)
+            with self.store.begin() as conn:
+                mine = conn.execute(
+                    sa.select(t.c.number).where(
+                        t.c.repo_id == self.repo_id, t.c.kind == kind, t.c.deleted.is_(False)
+                    )
+                ).scalars()
+                missing = [n for n in mine if n not in listed]
+                for start in range(0, len(missing), 500):
+                    self.report.marked_deleted += conn.execute(
+                        t.update()
+                        .where(
+                            t.c.repo_id == self.repo_id,
+                            t.c.number.in_(missing[start : start + 500]),
+                        )
+                        .values(deleted=True)
+                    ).rowcount
+            if missing:
+                log.info("%s: %d %ss no longer on GitHub", self.full_name, len(missing), kind)
+
+    def _list_numbers(self, connection: str) -> set[int]:
+        numbers: set[int] = set()
+        after: str | None = None
+        query = queries.item_numbers(connection)
+        while True:
+            data = self.client.graphql(query, {**self.vars, "after": after})
+            page = (data.get("repository") or {}).get(connection) or {}
+            numbers.update(n["number"] for n in page.get("nodes") or [] if n)
+            info = page.get("pageInfo") or {}
+            if not info.get("hasNextPage") or not info.get("endCursor"):
+                return numbers
+            after = info["endCursor"]
