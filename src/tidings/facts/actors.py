@@ -1,0 +1,19 @@
+"""Who did something: telling bots from people."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+
+def is_bot(login: str | None, author_type: str | None, configured_bots: Iterable[str] = ()) -> bool:
+    """True for GitHub App/bot accounts and for logins the repo's config lists under `bots`.
+
+    A deleted account (login None, shown as "ghost") is not a bot: it was a person. Logins
+    compare without case, as GitHub treats them.
+    """
+    if author_type == "Bot":
+        return True
+    if login is None:
+        return False
+    lowered = login.lower()
+    return lowered.endswith("[bot]") or any(lowered == bot.lower() for bot in configured_bots)

@@ -1,0 +1,185 @@
+"""Report windows: a day or an ISO week, cut at a local wall-clock time in the repo's timezone.
+
+A window is half-open, [start, end), held as UTC-aware datetimes so store queries compare
+like with like. The cut-off is local wall-clock time: a team in Los Angeles with a 09:00
+cut-off wants 09:00 every day, so across a DST change the daily window is 23 or 25 hours long
+rather than drifting an hour. A cut-off that falls in a DST gap (02:30 on a spring-forward day)
+resolves to the same instant as the time one hour later; one that falls twice (01:30 on a
+fall-back day) means the first occurrence. See docs/stats.md.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Any, Literal
+from zoneinfo import ZoneInfo
+
+from tidings.errors import TidingsError
+
+WindowKind = Literal["day", "week"]
+
+
+class WindowError(TidingsError):
+    exit_code = 2
+
+
+@dataclass(frozen=True)
+class Window:
+    start: datetime
+    end: datetime
+    tz: ZoneInfo
+    label: str  # 2026-02-24 or 2026-W09
+    kind: WindowKind
+    cutoff: time = field(default=time(0))
+
+    def __post_init__(self) -> None:
+        for name in ("start", "end"):
+            value: datetime = getattr(self, name)
+            if value.tzinfo is None:
+                raise ValueError(f"Window.{name} must be timezone-aware")
+            object.__setattr__(self, name, value.astimezone(UTC))
+        if self.end <= self.start:
+            raise ValueError("Window.end must be after Window.start")
+
+    def __contains__(self, moment: datetime | None) -> bool:
+        return moment is not None and self.start <= moment < self.end
+
+    @property
+    def duration(self) -> timedelta:
+        return self.end - self.start
+
+    @property
+    def local_start(self) -> datetime:
+        return self.start.astimezone(self.tz)
+
+    @property
+    def local_end(self) -> datetime:
+        return self.end.astimezone(self.tz)
+
+    def display(self) -> str:
+        """`2026-02-24 11:31 (UTC+8) ~ 2026-02-25 11:31 (UTC+8)`, each end with its own offset."""
+        return f"{_local(self.local_start)} ~ {_local(self.local_end)}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "label": self.label,
+            "timezone": self.tz.key,
+            "cutoff": self.cutoff.strftime("%H:%M"),
+            "start": _iso(self.start),
+            "end": _iso(self.end),
+            "display": self.display(),
+        }
+
+
+def _iso(moment: datetime) -> str:
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def utc_offset(moment: datetime) -> str:
+    """`UTC+8`, `UTC-7`, `UTC+5:30`, `UTC`: how the example reports show offsets."""
+    offset = moment.utcoffset() or timedelta(0)
+    minutes = int(offset.total_seconds() // 60)
+    if minutes == 0:
+        return "UTC"
+    sign = "+" if minutes > 0 else "-"
+    hours, mins = divmod(abs(minutes), 60)
+    return f"UTC{sign}{hours}" + (f":{mins:02d}" if mins else "")
+
+
+def _local(moment: datetime) -> str:
+    return f"{moment.strftime('%Y-%m-%d %H:%M')} ({utc_offset(moment)})"
+
+
+def _at(day: date, cutoff: time, tz: ZoneInfo) -> datetime:
+    # fold=0: an ambiguous wall time means its first occurrence, a missing one maps forward.
+    return datetime.combine(day, cutoff, tzinfo=tz).astimezone(UTC)
+
+
+def daily_window(day: date, tz: ZoneInfo, cutoff: time = time(0)) -> Window:
+    """[day at cutoff, next day at cutoff) in local time."""
+    return Window(
+        start=_at(day, cutoff, tz),
+        end=_at(day + timedelta(days=1), cutoff, tz),
+        tz=tz,
+        label=day.isoformat(),
+        kind="day",
+        cutoff=cutoff,
+    )
+
+
+def weekly_window(iso_year: int, iso_week: int, tz: ZoneInfo, cutoff: time = time(0)) -> Window:
+    """[Monday of the ISO week at cutoff, next Monday at cutoff) in local time."""
+    try:
+        monday = date.fromisocalendar(iso_year, iso_week, 1)
+    except ValueError as exc:
+        raise WindowError(
+            f"{iso_year}-W{iso_week:02d} is not an ISO week ({exc})",
+            "use a week 01-52, or 53 in years that have one (e.g. 2026-W53)",
+        ) from exc
+    return Window(
+        start=_at(monday, cutoff, tz),
+        end=_at(monday + timedelta(days=7), cutoff, tz),
+        tz=tz,
+        label=f"{iso_year}-W{iso_week:02d}",
+        kind="week",
+        cutoff=cutoff,
+    )
+
+
+def previous(window: Window, n: int = 1) -> Window:
+    """The window `n` periods before this one (n may be negative for later ones)."""
+    local_day = _local_day(window)
+    if window.kind == "day":
+        return daily_window(local_day - timedelta(days=n), window.tz, window.cutoff)
+    year, week, _ = (local_day - timedelta(weeks=n)).isocalendar()
+    return weekly_window(year, week, window.tz, window.cutoff)
+
+
+def _local_day(window: Window) -> date:
+    # The label names the local start day; the start instant may sit on another local day
+    # when the cut-off fell in a DST gap, so trust the label.
+    if window.kind == "day":
+        return date.fromisoformat(window.label)
+    year, week = parse_week(window.label)
+    return date.fromisocalendar(year, week, 1)
+
+
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_WEEK = re.compile(r"^(\d{4})-W(\d{2})$")
+
+
+def parse_date(text: str) -> date:
+    if not _DATE.match(text.strip()):
+        raise WindowError(f"date {text!r} is not YYYY-MM-DD", "use e.g. --date 2026-02-24")
+    try:
+        return date.fromisoformat(text.strip())
+    except ValueError as exc:
+        raise WindowError(
+            f"date {text!r} does not exist ({exc})", "use a real calendar date"
+        ) from exc
+
+
+def parse_week(text: str) -> tuple[int, int]:
+    match = _WEEK.match(text.strip())
+    if not match:
+        raise WindowError(f"week {text!r} is not YYYY-Www", "use e.g. --week 2026-W09")
+    year, week = int(match[1]), int(match[2])
+    try:
+        date.fromisocalendar(year, week, 1)
+    except ValueError as exc:
+        raise WindowError(
+            f"{text} is not an ISO week ({exc})",
+            "use a week 01-52, or 53 in years that have one (e.g. 2026-W53)",
+        ) from exc
+    return year, week
+
+
+def parse_window(text: str, tz: ZoneInfo, cutoff: time = time(0)) -> Window:
+    """A window from `YYYY-MM-DD` (a day) or `YYYY-Www` (an ISO week)."""
+    if "W" in text.upper():
+        year, week = parse_week(text.upper())
+        return weekly_window(year, week, tz, cutoff)
+    return daily_window(parse_date(text), tz, cutoff)

@@ -1,0 +1,181 @@
+"""Snapshots: exact round trips, and every kind of bad file refused without touching the store."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.factories import Records, seed
+from tests.test_store import _every_type
+from tidings.errors import SnapshotError, StoreError
+from tidings.snapshot import VERSION, export_snapshot, import_snapshot
+from tidings.store import Store
+
+
+def _body(path: Path) -> list[str]:
+    """The snapshot without its header's export time."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    header.pop("exported_at")
+    return [json.dumps(header), *lines[1:]]
+
+
+@pytest.fixture
+def filled(store: Store, rec: Records) -> Store:
+    seed(store, _every_type(rec))
+    seed(store, [rec.repo("other/repo"), rec.issue(5, title="second repo")])
+    return store
+
+
+def test_round_trip_is_byte_identical(filled: Store, tmp_path: Path) -> None:
+    first = tmp_path / "one.jsonl"
+    counts = export_snapshot(filled, None, first)
+    assert counts.repositories == ["acme/widgets", "other/repo"]
+
+    fresh = Store.open(f"sqlite:///{tmp_path / 'fresh.db'}")
+    imported = import_snapshot(fresh, first)
+    assert imported.to_dict() == counts.to_dict()
+    second = tmp_path / "two.jsonl"
+    export_snapshot(fresh, None, second)
+    assert _body(first) == _body(second)
+
+    # Back into the same backend the first export came from.
+    import_snapshot(filled, second)
+    third = tmp_path / "three.jsonl"
+    export_snapshot(filled, None, third)
+    assert _body(third) == _body(first)
+
+
+def test_header_shape(filled: Store, tmp_path: Path) -> None:
+    out = tmp_path / "s.jsonl"
+    export_snapshot(filled, "ACME/widgets", out)
+    lines = out.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    assert header["type"] == "header"
+    assert header["format"] == "tidings-snapshot"
+    assert header["version"] == VERSION
+    assert header["tool"].startswith("tidings ")
+    assert header["exported_at"].endswith("Z")
+    assert header["repositories"][0]["full_name"] == "acme/widgets"
+    assert sum(header["repositories"][0]["records"].values()) == len(lines) - 1
+    assert json.loads(lines[1])["type"] == "repository"
+    assert "仓库" in lines[1]  # stored as UTF-8, not \u escapes
+
+
+def test_import_twice_is_idempotent(filled: Store, tmp_path: Path) -> None:
+    out = tmp_path / "s.jsonl"
+    export_snapshot(filled, None, out)
+    for _ in range(2):
+        import_snapshot(filled, out)
+    again = tmp_path / "again.jsonl"
+    export_snapshot(filled, None, again)
+    assert _body(again) == _body(out)
+
+
+def test_import_upserts_into_existing_store(store: Store, rec: Records, tmp_path: Path) -> None:
+    seed(store, [rec.repo(), rec.issue(1, title="old"), rec.issue(2)])
+    src = Store.open(f"sqlite:///{tmp_path / 'src.db'}")
+    seed(src, [rec.repo(), rec.issue(1, title="new"), rec.issue(3)])
+    snap = tmp_path / "s.jsonl"
+    export_snapshot(src, "acme/widgets", snap)
+    import_snapshot(store, snap)
+    out = tmp_path / "out.jsonl"
+    export_snapshot(store, "acme/widgets", out)
+    items = [json.loads(x) for x in out.read_text().splitlines()[1:] if '"type":"item"' in x]
+    assert [(i["number"], i["title"]) for i in items] == [
+        (1, "new"),
+        (2, "issue 2"),
+        (3, "issue 3"),
+    ]
+
+
+def test_export_unknown_repo_writes_nothing(store: Store, tmp_path: Path) -> None:
+    out = tmp_path / "s.jsonl"
+    with pytest.raises(StoreError, match="not in the store"):
+        export_snapshot(store, "nobody/here", out)
+    assert list(tmp_path.glob("*.jsonl*")) == [] or not out.exists()
+    assert not any(p.name.startswith(".s.jsonl") for p in tmp_path.iterdir())
+
+
+def _lines(filled: Store, tmp_path: Path) -> list[str]:
+    good = tmp_path / "good.jsonl"
+    export_snapshot(filled, None, good)
+    return good.read_text(encoding="utf-8").splitlines(keepends=True)
+
+
+def _edit_field(line: str, **changes: object) -> str:
+    obj = json.loads(line)
+    obj.update(changes)
+    return json.dumps(obj, ensure_ascii=False) + "\n"
+
+
+def _future_header(lines: list[str]) -> list[str]:
+    return [_edit_field(lines[0], version=VERSION + 1), *lines[1:]]
+
+
+BAD = {
+    "bad JSON line": (
+        lambda ls: [*ls[:3], '{"type": "item", "number": \n', *ls[4:]],
+        4,
+        "not valid JSON",
+    ),
+    "unknown type": (
+        lambda ls: [*ls[:3], _edit_field(ls[3], type="gizmo"), *ls[4:]],
+        4,
+        "unknown record type 'gizmo'",
+    ),
+    "wrong field type": (
+        lambda ls: [*ls[:2], _edit_field(ls[2], number="two"), *ls[3:]],
+        3,
+        "field 'number'",
+    ),
+    "unknown field": (
+        lambda ls: [*ls[:2], _edit_field(ls[2], colour="red"), *ls[3:]],
+        3,
+        "unknown field 'colour'",
+    ),
+    "missing header": (lambda ls: ls[1:], 1, "missing header"),
+    "future version": (_future_header, 1, f"version {VERSION + 1} is newer"),
+    "truncated mid-line": (lambda ls: [*ls[:-1], ls[-1][: len(ls[-1]) // 2]], None, "truncated"),
+    "truncated at a line end": (lambda ls: ls[:-2], None, "truncated"),
+    "empty file": (lambda ls: [], 1, "empty file"),
+    "duplicate record": (lambda ls: [*ls[:3], ls[2], *ls[4:]], 4, "duplicate item"),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD))
+def test_malformed_snapshot_leaves_store_unchanged(
+    case: str, filled: Store, tmp_path: Path
+) -> None:
+    lines = _lines(filled, tmp_path)
+    edit, line_no, problem = BAD[case]
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("".join(edit(lines)), encoding="utf-8")
+    before = tmp_path / "before.jsonl"
+    export_snapshot(filled, None, before)
+    # Change the would-be import so that a partial write would show.
+    (tmp_path / "changed.jsonl").write_text(
+        "".join(
+            edit([_edit_field(x, title="CHANGED") if '"type":"item"' in x else x for x in lines])
+        ),
+        encoding="utf-8",
+    )
+
+    for path in (bad, tmp_path / "changed.jsonl"):
+        with pytest.raises(SnapshotError) as info:
+            import_snapshot(filled, path)
+        message = info.value.one_line()
+        assert "\n" not in message
+        assert str(path) in message
+        if line_no is not None:
+            assert f"line {line_no}:" in message
+        else:
+            assert ", line " in message
+        assert problem in message
+        assert "—" in message  # carries a fix
+
+    after = tmp_path / "after.jsonl"
+    export_snapshot(filled, None, after)
+    assert _body(after) == _body(before)
