@@ -24,7 +24,7 @@ import httpx
 from tenacity import RetryCallState, Retrying, retry_if_exception_type, stop_after_attempt
 
 from tidings import __version__
-from tidings.errors import SourceError, redact
+from tidings.errors import SourceError, redact, register_secret
 
 log = logging.getLogger("tidings.github")
 
@@ -113,6 +113,7 @@ class GitHubClient:
         backoff_base: float = 1.0,
         backoff_max: float = 60.0,
     ) -> None:
+        register_secret(token)
         self.api_url = api_url.rstrip("/")
         self.graphql_url = graphql_url
         self.host = urlsplit(self.api_url).hostname or self.api_url
@@ -260,6 +261,11 @@ class GitHubClient:
             self.stats.waits += 1
             self.stats.waited_seconds += wait
             log.warning(redact(f"{what}: {exc.reason}; waiting {wait:.0f}s"))
+            # This sleep outlasts any budget that resets before it ends; don't wait twice.
+            until = self._clock() + wait
+            for limit in self._limits.values():
+                if limit.reset_at is not None and limit.reset_at <= until:
+                    limit.remaining = None
         else:
             self.stats.retries += 1
             reason = exc.reason if isinstance(exc, _Retry) else repr(exc)
