@@ -179,6 +179,7 @@ class DailyReport(_Model):
     kind: Literal["daily"] = "daily"
     repo: str
     project: str  # display name, e.g. "vLLM"
+    repo_url: str  # https://github.com/OWNER/REPO
     date: str  # YYYY-MM-DD, the window's local start date
     lang: Lang
     window: WindowInfo

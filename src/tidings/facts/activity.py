@@ -1,0 +1,66 @@
+"""Who did the work: authors, reviewers, commenters, first-timers, review latency."""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from dataclasses import dataclass
+
+from tidings.facts.activity_data import WindowData
+from tidings.facts.actors import is_bot
+from tidings.facts.roles import FIRST_TIMER_ASSOCIATIONS
+
+
+@dataclass(frozen=True)
+class ActivityFacts:
+    top_authors: list[tuple[str, int]]
+    top_reviewers: list[tuple[str, int]]
+    top_commenters: list[tuple[str, int]]
+    first_timers: list[tuple[str, int]]  # login, the item that made them a first-timer
+    review_latency_hours_median: float | None
+    review_latency_sample: int
+
+
+def _top(counter: Counter[str], n: int) -> list[tuple[str, int]]:
+    return sorted(counter.items(), key=lambda kv: (-kv[1], kv[0].lower()))[:n]
+
+
+def activity_facts(data: WindowData, bots: list[str], n: int = 5) -> ActivityFacts:
+    authors: Counter[str] = Counter()
+    first: dict[str, int] = {}
+    for number in sorted(data.active):
+        item = data.items[number]
+        if not data.in_window(item.created_at) or item.author is None:
+            continue
+        if is_bot(item.author, item.author_type, bots):
+            continue
+        authors[item.author] += 1
+        if item.author_association in FIRST_TIMER_ASSOCIATIONS:
+            first.setdefault(item.author, number)
+    reviewers: Counter[str] = Counter()
+    commenters: Counter[str] = Counter()
+    for c in data.activity:
+        if c.author is None or is_bot(c.author, c.author_type, bots):
+            continue
+        if c.kind == "review":
+            reviewers[c.author] += 1
+        else:
+            commenters[c.author] += 1
+    # Review latency: for PRs merged in the window, hours from opening to the first review by
+    # someone other than the author.
+    waits = [
+        (data.first_review_at[n] - data.items[n].created_at).total_seconds() / 3600
+        for n in sorted(data.active)
+        if data.items[n].kind == "pr"
+        and data.in_window(data.items[n].merged_at)
+        and n in data.first_review_at
+    ]
+    median = round(statistics.median(waits), 1) if waits else None
+    return ActivityFacts(
+        top_authors=_top(authors, n),
+        top_reviewers=_top(reviewers, n),
+        top_commenters=_top(commenters, n),
+        first_timers=sorted(first.items(), key=lambda kv: kv[1]),
+        review_latency_hours_median=median,
+        review_latency_sample=len(waits),
+    )

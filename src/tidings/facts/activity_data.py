@@ -1,0 +1,292 @@
+"""Everything a window's report reads, loaded once from the store into plain typed rows.
+
+One query per table, bounded by the window (plus the items those rows belong to), so a report
+costs a handful of queries whatever the repository's size. The pure fact functions in this
+package take a `WindowData` and never touch the database.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from tidings.facts.roles import MAINTAINER_ASSOCIATIONS
+from tidings.store import schema
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    number: int
+    kind: str
+    title: str
+    body: str | None
+    author: str | None
+    author_type: str | None
+    author_association: str | None
+    state: str
+    state_reason: str | None
+    draft: bool
+    labels: tuple[str, ...]
+    created_at: datetime
+    updated_at: datetime
+    closed_at: datetime | None
+    merged_at: datetime | None
+    merged: bool
+    merged_by: str | None
+    additions: int
+    deletions: int
+    changed_files: int
+    reactions: int
+    reactions_by: dict[str, int]
+    comments_count: int
+    url: str
+
+    @property
+    def display_state(self) -> str:
+        if self.merged:
+            return "merged"
+        return self.state
+
+
+@dataclass(frozen=True, slots=True)
+class Comment:
+    id: int
+    number: int
+    author: str | None
+    author_type: str | None
+    author_association: str | None
+    body: str
+    created_at: datetime
+    reactions: int
+    kind: str  # "comment", "review", "review_comment"
+    review_state: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class File:
+    number: int
+    path: str
+    status: str | None
+    additions: int
+    deletions: int
+
+
+@dataclass
+class WindowData:
+    """The rows behind one window's report."""
+
+    repo: str
+    start: datetime
+    end: datetime
+    items: dict[int, Item] = field(default_factory=dict)
+    # Conversation comments, reviews (with a body or a state) and review comments made in the
+    # window, oldest first.
+    activity: list[Comment] = field(default_factory=list)
+    files: dict[int, list[File]] = field(default_factory=dict)
+    closes: dict[int, list[int]] = field(default_factory=dict)  # PR -> issues it closes
+    closed_by: dict[int, list[int]] = field(default_factory=dict)  # issue -> PRs closing it
+    # Items created, closed or merged in the window, or with activity in it (the others in
+    # `items` are only there because an active one links to them).
+    active: set[int] = field(default_factory=set)
+    maintainer_replied: set[int] = field(default_factory=set)  # active items, any time
+    first_review_at: dict[int, datetime] = field(default_factory=dict)  # PR -> first review
+
+    def in_window(self, when: datetime | None) -> bool:
+        return when is not None and self.start <= when < self.end
+
+    def activity_on(self, number: int) -> list[Comment]:
+        return [c for c in self.activity if c.number == number]
+
+
+def _total_reactions(reactions: dict[str, int] | None) -> int:
+    return sum((reactions or {}).values())
+
+
+def _item(row: sa.RowMapping) -> Item:
+    return Item(
+        number=row["number"],
+        kind=row["kind"],
+        title=row["title"],
+        body=row["body"],
+        author=row["author"],
+        author_type=row["author_type"],
+        author_association=row["author_association"],
+        state=row["state"],
+        state_reason=row["state_reason"],
+        draft=bool(row["draft"]),
+        labels=tuple(row["labels"] or ()),
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        closed_at=row["closed_at"],
+        merged_at=row["merged_at"],
+        merged=bool(row["merged"]) or row["merged_at"] is not None,
+        merged_by=row["merged_by"],
+        additions=row["additions"] or 0,
+        deletions=row["deletions"] or 0,
+        changed_files=row["changed_files"] or 0,
+        reactions=_total_reactions(row["reactions"]),
+        reactions_by=dict(row["reactions"] or {}),
+        comments_count=row["comments_count"] or 0,
+        url=row["url"] or "",
+    )
+
+
+def load_window(
+    conn: Connection, repo_id: int, repo: str, start: datetime, end: datetime
+) -> WindowData:
+    data = WindowData(repo=repo, start=start, end=end)
+    it, cm, rv, rc = schema.items, schema.comments, schema.reviews, schema.review_comments
+
+    def within(col: sa.Column) -> sa.ColumnElement[bool]:
+        return sa.and_(col >= start, col < end)
+
+    for row in conn.execute(
+        sa.select(cm).where(cm.c.repo_id == repo_id, ~cm.c.deleted, within(cm.c.created_at))
+    ).mappings():
+        data.activity.append(
+            Comment(
+                id=row["id"],
+                number=row["number"],
+                author=row["author"],
+                author_type=row["author_type"],
+                author_association=row["author_association"],
+                body=row["body"] or "",
+                created_at=row["created_at"],
+                reactions=_total_reactions(row["reactions"]),
+                kind="comment",
+            )
+        )
+    for row in conn.execute(
+        sa.select(rv).where(rv.c.repo_id == repo_id, ~rv.c.deleted, within(rv.c.submitted_at))
+    ).mappings():
+        data.activity.append(
+            Comment(
+                id=row["id"],
+                number=row["number"],
+                author=row["author"],
+                author_type=row["author_type"],
+                author_association=row["author_association"],
+                body=row["body"] or "",
+                created_at=row["submitted_at"],
+                reactions=0,
+                kind="review",
+                review_state=row["state"],
+            )
+        )
+    for row in conn.execute(
+        sa.select(rc).where(rc.c.repo_id == repo_id, ~rc.c.deleted, within(rc.c.created_at))
+    ).mappings():
+        data.activity.append(
+            Comment(
+                id=row["id"],
+                number=row["number"],
+                author=row["author"],
+                author_type=row["author_type"],
+                author_association=row["author_association"],
+                body=row["body"] or "",
+                created_at=row["created_at"],
+                reactions=_total_reactions(row["reactions"]),
+                kind="review_comment",
+            )
+        )
+    data.activity.sort(key=lambda c: (c.created_at, c.kind, c.id))
+
+    touched = {c.number for c in data.activity}
+    item_rows = conn.execute(
+        sa.select(it).where(
+            it.c.repo_id == repo_id,
+            ~it.c.deleted,
+            sa.or_(
+                within(it.c.created_at),
+                within(it.c.closed_at),
+                within(it.c.merged_at),
+                it.c.number.in_(sorted(touched)) if touched else sa.false(),
+            ),
+        )
+    ).mappings()
+    for row in item_rows:
+        data.items[row["number"]] = _item(row)
+    data.active = set(data.items)
+
+    refs = schema.closing_refs
+    numbers = sorted(data.items)
+    if numbers:
+        for row in conn.execute(
+            sa.select(refs.c.number, refs.c.issue_number).where(
+                refs.c.repo_id == repo_id,
+                refs.c.issue_repo == repo,
+                sa.or_(refs.c.number.in_(numbers), refs.c.issue_number.in_(numbers)),
+            )
+        ):
+            data.closes.setdefault(row.number, []).append(row.issue_number)
+            data.closed_by.setdefault(row.issue_number, []).append(row.number)
+        _load_missing_items(conn, repo_id, data, set(data.closed_by) | set(data.closes))
+
+    merged = [n for n, i in data.items.items() if i.kind == "pr"]
+    files: dict[int, list[File]] = defaultdict(list)
+    if merged:
+        f = schema.pr_files
+        for row in conn.execute(
+            sa.select(f)
+            .where(f.c.repo_id == repo_id, f.c.number.in_(merged))
+            .order_by(f.c.number, f.c.path)
+        ).mappings():
+            files[row["number"]].append(
+                File(
+                    number=row["number"],
+                    path=row["path"],
+                    status=row["status"],
+                    additions=row["additions"] or 0,
+                    deletions=row["deletions"] or 0,
+                )
+            )
+    data.files = dict(files)
+
+    active = sorted(data.active)
+    if active:
+        maintainers = sorted(MAINTAINER_ASSOCIATIONS)
+        for table in (cm, rv, rc):
+            data.maintainer_replied.update(
+                conn.execute(
+                    sa.select(table.c.number)
+                    .distinct()
+                    .where(
+                        table.c.repo_id == repo_id,
+                        ~table.c.deleted,
+                        table.c.number.in_(active),
+                        table.c.author_association.in_(maintainers),
+                    )
+                ).scalars()
+            )
+        prs = [n for n in active if data.items[n].kind == "pr"]
+        for number, author, first in conn.execute(
+            sa.select(rv.c.number, rv.c.author, sa.func.min(rv.c.submitted_at))
+            .where(
+                rv.c.repo_id == repo_id,
+                ~rv.c.deleted,
+                rv.c.number.in_(prs or [-1]),
+                rv.c.submitted_at.is_not(None),
+            )
+            .group_by(rv.c.number, rv.c.author)
+        ):
+            if author is not None and author == data.items[number].author:
+                continue  # answering your own PR is not a review
+            if number not in data.first_review_at or first < data.first_review_at[number]:
+                data.first_review_at[number] = first
+    return data
+
+
+def _load_missing_items(conn: Connection, repo_id: int, data: WindowData, wanted: set[int]) -> None:
+    """Items referenced from the window's items (linked PRs and issues) but not active in it."""
+    missing = sorted(wanted - set(data.items))
+    if not missing:
+        return
+    it = schema.items
+    for row in conn.execute(
+        sa.select(it).where(it.c.repo_id == repo_id, ~it.c.deleted, it.c.number.in_(missing))
+    ).mappings():
+        data.items[row["number"]] = _item(row)

@@ -1,0 +1,70 @@
+"""How important a merged PR is, as a sum of explained parts.
+
+score = size · log2(1 + changed lines)
+      + core_path (once, if any file matches the repository's core_paths)
+      + discussion · log2(1 + comments + reviews)
+      + linked_issue · min(3, issues the PR closes)
+      + the configured weight of each of its labels
+
+Weights come from `[repos.importance]` in tidings.toml. Every report shows the parts, so a
+reader can see why a PR ranks where it does.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass
+
+from tidings.config import RepoConfig
+from tidings.facts.activity_data import WindowData
+from tidings.globs import any_match
+
+
+@dataclass(frozen=True)
+class Scored:
+    number: int
+    score: float
+    parts: dict[str, float]
+    top_dirs: tuple[str, ...]
+
+
+def top_dirs(
+    paths_with_churn: list[tuple[str, int]], depth: int = 2, n: int = 3
+) -> tuple[str, ...]:
+    churn: Counter[str] = Counter()
+    for path, lines in paths_with_churn:
+        parts = path.split("/")
+        churn["/".join(parts[:depth]) if len(parts) > depth else path] += max(lines, 1)
+    return tuple(d for d, _ in sorted(churn.items(), key=lambda kv: (-kv[1], kv[0]))[:n])
+
+
+def score_merged(data: WindowData, repo: RepoConfig) -> list[Scored]:
+    """Merged PRs of the window, most important first (ties: lower number first)."""
+    weights = repo.importance
+    label_weights = {k.lower(): v for k, v in weights.labels.items()}
+    discussion = Counter(c.number for c in data.activity)
+    scored: list[Scored] = []
+    for number in data.active:
+        item = data.items[number]
+        if item.kind != "pr" or not data.in_window(item.merged_at):
+            continue
+        files = data.files.get(number, [])
+        lines = item.additions + item.deletions
+        parts: dict[str, float] = {"size": round(weights.size * math.log2(1 + lines), 2)}
+        if repo.core_paths and any(any_match(repo.core_paths, f.path) for f in files):
+            parts["core_path"] = weights.core_path
+        talk = max(item.comments_count, discussion[number])
+        if talk:
+            parts["discussion"] = round(weights.discussion * math.log2(1 + talk), 2)
+        linked = len(data.closes.get(number, []))
+        if linked:
+            parts["linked_issues"] = weights.linked_issue * min(3, linked)
+        for label in item.labels:
+            if label.lower() in label_weights:
+                parts[f"label:{label}"] = label_weights[label.lower()]
+        total = round(sum(parts.values()), 2)
+        dirs = top_dirs([(f.path, f.additions + f.deletions) for f in files])
+        scored.append(Scored(number, total, parts, dirs))
+    scored.sort(key=lambda s: (-s.score, s.number))
+    return scored

@@ -1,0 +1,79 @@
+"""Hot topics: the window's items grouped by label, title tag and path area."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+
+from tidings.facts.activity_data import WindowData
+
+TITLE_TAG = re.compile(r"\[([^\[\]]{1,40})\]")
+# Labels that describe process rather than subject say nothing about what the day was about.
+PROCESS_LABELS = frozenset(
+    {"ready", "needs-info", "stale", "unstale", "keep-open", "good first issue"}
+)
+
+
+@dataclass(frozen=True)
+class ClusterFact:
+    kind: str  # label, tag, path
+    name: str
+    members: tuple[int, ...]
+
+
+def path_area(path: str, depth: int = 2) -> str:
+    parts = path.split("/")
+    return "/".join(parts[:depth]) if len(parts) > depth else "/".join(parts[:-1]) or path
+
+
+def title_tags(title: str) -> list[str]:
+    """Leading tags such as `[Bugfix][ROCm]`, as written (ties broken later case-insensitively)."""
+    tags: list[str] = []
+    rest = title.strip()
+    while (m := TITLE_TAG.match(rest)) is not None:
+        tags.append(m.group(1).strip())
+        rest = rest[m.end() :].lstrip(" :")
+    return tags
+
+
+def clusters(data: WindowData, *, min_size: int = 2, limit: int = 8) -> list[ClusterFact]:
+    """Groups of at least `min_size` items created, closed or merged in the window."""
+    members: dict[tuple[str, str], set[int]] = defaultdict(set)
+    names: dict[tuple[str, str], str] = {}
+    for number in data.active:
+        item = data.items[number]
+        if not (
+            data.in_window(item.created_at)
+            or data.in_window(item.closed_at)
+            or data.in_window(item.merged_at)
+        ):
+            continue
+        for label in item.labels:
+            if label.lower() not in PROCESS_LABELS:
+                key = ("label", label.lower())
+                members[key].add(number)
+                names.setdefault(key, label)
+        for tag in title_tags(item.title):
+            key = ("tag", tag.lower())
+            members[key].add(number)
+            names.setdefault(key, f"[{tag}]")
+        for area in {path_area(f.path) for f in data.files.get(number, [])}:
+            key = ("path", area)
+            members[key].add(number)
+            names.setdefault(key, area)
+    ranked = sorted(
+        (k for k, v in members.items() if len(v) >= min_size),
+        key=lambda k: (-len(members[k]), k[0], k[1]),
+    )
+    seen: set[frozenset[int]] = set()
+    out: list[ClusterFact] = []
+    for key in ranked:
+        group = frozenset(members[key])
+        if group in seen:
+            continue  # a label and a tag naming the same items say one thing
+        seen.add(group)
+        out.append(ClusterFact(key[0], names[key], tuple(sorted(group, reverse=True))))
+        if len(out) == limit:
+            break
+    return out

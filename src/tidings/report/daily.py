@@ -1,0 +1,458 @@
+"""Building a daily report from facts, with the deterministic writer's prose.
+
+Every number and reference comes from facts/; every sentence here states only what those facts
+show. The LLM layer (later) may replace `Prose` values, never the facts around them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import UTC, date, datetime
+
+from tidings import __version__
+from tidings.config import RepoConfig
+from tidings.facts.activity import activity_facts
+from tidings.facts.activity_data import Item, WindowData, load_window
+from tidings.facts.actors import is_bot
+from tidings.facts.discussions import Discussion, hot_discussions
+from tidings.facts.importance import score_merged
+from tidings.facts.stats import data_as_of, item_lists
+from tidings.facts.topics import topic_matches
+from tidings.facts.trends import clusters
+from tidings.facts.watchlist import watchlist
+from tidings.facts.windows import Window, daily_window, previous
+from tidings.records import now_utc
+from tidings.report import model as m
+from tidings.report.excerpt import excerpt
+from tidings.report.text import Lang, t
+from tidings.store import Store
+
+HISTORY = 7
+METRICS = ("new_issues", "closed_issues", "new_prs", "merged_prs", "closed_unmerged_prs")
+
+
+def build_daily(
+    store: Store,
+    repo: RepoConfig,
+    day: date,
+    lang: Lang,
+    *,
+    web_url: str = "https://github.com",
+    now: datetime | None = None,
+) -> m.DailyReport:
+    window = daily_window(day, repo.tz, repo.cutoff_time)
+    with store.engine.connect() as conn:
+        repo_id = store.require_repo(conn, repo.name)
+        lists = item_lists(conn, repo_id, window)
+        history = [item_lists(conn, repo_id, previous(window, k)).counts() for k in range(1, 8)]
+        data = load_window(conn, repo_id, repo.name, window.start, window.end)
+        as_of = data_as_of(conn, repo_id)
+    writer = _Writer(repo, lang, data, window, web_url)
+    counts = lists.counts()
+    stats = m.Stats(**{k: getattr(counts, k) for k in METRICS})
+    appendix = m.Appendix(
+        **{k: [writer.ref(n) for n in getattr(lists, k)] for k in METRICS},
+    )
+    quiet = sum(getattr(stats, k) for k in METRICS) == 0
+    trends = writer.trends()
+    generated = (now or now_utc()).astimezone(UTC).replace(microsecond=0)
+    return m.DailyReport(
+        repo=repo.name,
+        project=repo.project,
+        repo_url=f"{web_url.rstrip('/')}/{repo.name}",
+        date=day.isoformat(),
+        lang=lang,
+        window=m.WindowInfo(
+            start=window.start, end=window.end, timezone=repo.timezone, display=window.display()
+        ),
+        stats=stats,
+        quiet=quiet,
+        summary=writer.summary(stats, [h.model_dump() for h in history], trends),
+        topics=[] if quiet else writer.topics(),
+        hot_discussions=[] if quiet else writer.hot(),
+        trends=[] if quiet else trends,
+        key_changes=[] if quiet else writer.key_changes(),
+        activity=writer.activity(),
+        watchlist=[] if quiet else writer.watch(),
+        appendix=appendix,
+        provenance=m.Provenance(
+            tool_version=__version__,
+            generated_at=generated,
+            data_as_of=as_of,
+            window_utc=f"{_utc(window.start)} ~ {_utc(window.end)}",
+            list_counts={k: len(getattr(appendix, k)) for k in METRICS},
+        ),
+    )
+
+
+def _utc(moment: datetime) -> str:
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+class _Writer:
+    """The deterministic writer: plain sentences from facts, in one language."""
+
+    def __init__(
+        self, repo: RepoConfig, lang: Lang, data: WindowData, window: Window, web_url: str
+    ) -> None:
+        self.repo = repo
+        self.lang = lang
+        self.data = data
+        self.window = window
+        self.web_url = web_url.rstrip("/")
+        self.bots = repo.bots
+
+    # -- helpers ----------------------------------------------------------------------------
+
+    def t(self, key: str, **values: object) -> str:
+        return t(self.lang, key, **values)
+
+    def join(self, parts: list[str]) -> str:
+        return self.t("list_sep").join(parts)
+
+    def ref(self, number: int) -> m.ItemRef:
+        item = self.data.items[number]
+        path = "pull" if item.kind == "pr" else "issues"
+        return m.ItemRef(
+            number=number,
+            kind="pr" if item.kind == "pr" else "issue",
+            title=item.title,
+            url=f"{self.web_url}/{self.repo.name}/{path}/{number}",
+            state=item.display_state,  # type: ignore[arg-type]
+            draft=item.draft,
+            author=item.author,
+            author_is_bot=is_bot(item.author, item.author_type, self.bots),
+            labels=list(item.labels),
+        )
+
+    def who(self, login: str | None) -> str:
+        return login if login is not None else self.t("ghost")
+
+    def local(self, moment: datetime) -> str:
+        local = moment.astimezone(self.window.tz)
+        offset = local.utcoffset()
+        hours = int(offset.total_seconds() // 3600) if offset is not None else 0
+        minutes = int(abs(offset.total_seconds()) % 3600 // 60) if offset is not None else 0
+        sign = "+" if hours >= 0 else "-"
+        suffix = f"{sign}{abs(hours)}" + (f":{minutes:02d}" if minutes else "")
+        return f"{local:%Y-%m-%d %H:%M} (UTC{suffix})"
+
+    def events(self, item: Item) -> list[str]:
+        """What happened to an item in the window, in order of importance."""
+        data = self.data
+        out: list[str] = []
+        if data.in_window(item.merged_at):
+            out.append(
+                self.t(
+                    "event_merged",
+                    additions=item.additions,
+                    deletions=item.deletions,
+                    files=item.changed_files,
+                )
+            )
+        elif data.in_window(item.closed_at) and item.state == "closed":
+            out.append(self.t("event_closed"))
+        if data.in_window(item.created_at):
+            out.append(self.t("event_opened", author=self.who(item.author)))
+        talk = len(data.activity_on(item.number))
+        if talk and not out:
+            out.append(self.t("event_active", n=talk))
+        return out
+
+    def item_note(self, item: Item, limit: int = 160) -> str:
+        said = excerpt(item.body, limit)
+        happened = self.join(self.events(item))
+        if said:
+            quoted = self.t("quote", text=said)
+            return f"{happened}{self.t('colon')}{quoted}" if happened else said
+        return happened
+
+    # -- sections ---------------------------------------------------------------------------
+
+    def summary(
+        self, stats: m.Stats, history: list[dict[str, int]], trends: list[m.Cluster]
+    ) -> m.Summary:
+        values = stats.model_dump()
+        trends_out: list[m.MetricTrend] = []
+        for metric in METRICS:
+            base = sum(h[metric] for h in history) / len(history)
+            change = (values[metric] - base) / base if base else None
+            trends_out.append(
+                m.MetricTrend(
+                    metric=metric,
+                    value=values[metric],
+                    baseline=round(base, 1),
+                    change=None if change is None else round(change, 2),
+                )
+            )
+        total = sum(values.values())
+        base_total = sum(sum(h.values()) for h in history) / len(history)
+        level = _level(total, base_total)
+        areas = [
+            m.Area(kind=c.kind, name=c.name, count=c.count)  # type: ignore[arg-type]
+            for c in trends[:3]
+        ]
+        if total == 0:
+            talk = len(self.data.activity)
+            return m.Summary(
+                level="quiet",
+                previous_windows=HISTORY,
+                trends=trends_out,
+                dominant_areas=[],
+                text=m.Prose(text=self.t("quiet", talk=talk)),
+            )
+        sentences = [self.t("summary_counts", **values)]
+        if base_total:
+            shown = sorted(trends_out, key=lambda x: -abs(x.value - x.baseline))[:2]
+            detail = self.join(
+                [
+                    self.t(
+                        "summary_metric",
+                        metric=self.t(x.metric),
+                        value=x.value,
+                        baseline=f"{x.baseline:g}",
+                    )
+                    for x in shown
+                ]
+            )
+            sentences.append(
+                self.t("summary_level", level=self.t(f"level_{level}"), n=HISTORY, detail=detail)
+            )
+        else:
+            sentences.append(self.t("summary_level_nohist", n=HISTORY))
+        if areas:
+            listed = self.join(
+                [self.t(f"area_{a.kind}", name=a.name, count=a.count) for a in areas]
+            )
+            sentences.append(self.t("summary_areas", areas=listed))
+        sep = "" if self.lang == "zh" else " "
+        return m.Summary(
+            level=level,
+            previous_windows=HISTORY,
+            trends=trends_out,
+            dominant_areas=areas,
+            text=m.Prose(text=sep.join(sentences)),
+        )
+
+    def topics(self) -> list[m.TopicTrack]:
+        tracks: list[m.TopicTrack] = []
+        for topic in self.repo.topics:
+            matches = topic_matches(self.data, topic)
+            items = [
+                m.TopicItem(
+                    item=self.ref(x.number),
+                    reasons=list(x.reasons),
+                    note=m.Prose(text=self.item_note(self.data.items[x.number])),
+                )
+                for x in matches
+            ]
+            tracks.append(
+                m.TopicTrack(
+                    title=topic.title,
+                    items=items,
+                    analysis=m.Prose(text=self._topic_analysis(topic.title, matches)),
+                )
+            )
+        return tracks
+
+    def _topic_analysis(self, title: str, matches: list) -> str:  # type: ignore[type-arg]
+        if not matches:
+            return self.t("topic_empty", title=title)
+        data = self.data
+        picked = [data.items[x.number] for x in matches]
+        prs = [i for i in picked if i.kind == "pr"]
+        issues = [i for i in picked if i.kind == "issue"]
+        kinds: Counter[str] = Counter(r for x in matches for r in x.reasons)
+        top = kinds.most_common(3)
+        reasons = self.join([self._reason(r) + f" ({n})" for r, n in top])
+        return self.t(
+            "topic_analysis",
+            title=title,
+            total=len(picked),
+            prs=len(prs),
+            merged=sum(1 for i in prs if data.in_window(i.merged_at)),
+            opened_prs=sum(1 for i in prs if data.in_window(i.created_at)),
+            issues=len(issues),
+            opened_issues=sum(1 for i in issues if data.in_window(i.created_at)),
+            closed_issues=sum(
+                1 for i in issues if data.in_window(i.closed_at) and i.state == "closed"
+            ),
+            reasons=reasons,
+        )
+
+    def _reason(self, reason: str) -> str:
+        kind, _, value = reason.partition(":")
+        return self.t(f"reason_{kind}", v=value)
+
+    def reasons_text(self, reasons: list[str]) -> str:
+        return self.join([self._reason(r) for r in reasons])
+
+    def hot(self) -> list[m.HotDiscussion]:
+        out: list[m.HotDiscussion] = []
+        for d in hot_discussions(self.data, self.bots):
+            item = self.data.items[d.number]
+            linked_numbers = self.data.closed_by.get(d.number, []) + self.data.closes.get(
+                d.number, []
+            )
+            linked = [self.ref(n) for n in sorted(set(linked_numbers)) if n in self.data.items]
+            out.append(
+                m.HotDiscussion(
+                    item=self.ref(d.number),
+                    score=d.score,
+                    comments_in_window=d.comments,
+                    participants=len(d.participants),
+                    reactions=d.reactions,
+                    core_topic=m.Prose(text=self._core(item)),
+                    viewpoints=[self._viewpoint(p, d) for p in d.participants[:6]],
+                    contention=m.Prose(text=self._contention(d)),
+                    status=m.Prose(text=self._status(item, d)),
+                    last_activity_at=d.last_activity_at,
+                    linked_prs=linked,
+                )
+            )
+        return out
+
+    def _core(self, item: Item) -> str:
+        said = excerpt(item.body, 240)
+        return said or item.title
+
+    def _viewpoint(self, p, d: Discussion) -> m.Viewpoint:  # type: ignore[no-untyped-def]
+        best = p.best
+        text = excerpt(best.body, 200) or self.t("no_words")
+        return m.Viewpoint(
+            login=p.login,
+            role=p.role,
+            comments=len(p.comments),
+            excerpt=m.Prose(text=text),
+        )
+
+    def _contention(self, d: Discussion) -> str:
+        parts: list[str] = []
+        if d.thumbs_down:
+            parts.append(self.t("contention_reactions", up=d.thumbs_up, down=d.thumbs_down))
+        approved = d.review_states.get("APPROVED", [])
+        changes = d.review_states.get("CHANGES_REQUESTED", [])
+        if approved and changes:
+            parts.append(
+                self.t(
+                    "contention_reviews",
+                    approved=self.join([self.who(x) for x in approved]),
+                    changes=self.join([self.who(x) for x in changes]),
+                )
+            )
+        maintainers = [p for p in d.participants if p.role == "maintainer"]
+        others = [p for p in d.participants if p.role in ("user", "contributor")]
+        if maintainers and others:
+            parts.append(
+                self.t(
+                    "contention_roles",
+                    maintainers=self.join([self.who(p.login) for p in maintainers]),
+                    others=self.t("contention_users"),
+                    people=self.join([self.who(p.login) for p in others]),
+                )
+            )
+        if not parts or (len(parts) == 1 and maintainers and others and not d.thumbs_down):
+            parts.append(self.t("contention_none"))
+        sep = "" if self.lang == "zh" else " "
+        return sep.join(parts)
+
+    def _status(self, item: Item, d: Discussion) -> str:
+        state = self.t("state_draft") if item.draft and item.state == "open" else None
+        state = state or self.t(f"state_{item.display_state}")
+        return self.t("status_line", state=state, when=self.local(d.last_activity_at))
+
+    def trends(self) -> list[m.Cluster]:
+        return [
+            m.Cluster(
+                kind=c.kind,  # type: ignore[arg-type]
+                name=c.name,
+                count=len(c.members),
+                members=[self.ref(n) for n in c.members],
+            )
+            for c in clusters(self.data)
+        ]
+
+    def key_changes(self) -> list[m.KeyChange]:
+        out: list[m.KeyChange] = []
+        for s in score_merged(self.data, self.repo)[: self.repo.importance.top]:
+            item = self.data.items[s.number]
+            said = excerpt(item.body, 220)
+            what = said or self.t("change_nobody", dirs=self.join(list(s.top_dirs)) or "-")
+            out.append(
+                m.KeyChange(
+                    item=self.ref(s.number),
+                    score=s.score,
+                    score_parts=s.parts,
+                    additions=item.additions,
+                    deletions=item.deletions,
+                    changed_files=item.changed_files,
+                    top_dirs=list(s.top_dirs),
+                    linked_issues=sorted(self.data.closes.get(s.number, [])),
+                    what_changed=m.Prose(text=what),
+                )
+            )
+        return out
+
+    def activity(self) -> m.Activity:
+        facts = activity_facts(self.data, self.bots)
+        people = {
+            c.author
+            for c in self.data.activity
+            if c.author and not is_bot(c.author, c.author_type, self.bots)
+        }
+        people |= {
+            i.author
+            for n in self.data.active
+            if (i := self.data.items[n]).author
+            and self.data.in_window(i.created_at)
+            and not is_bot(i.author, i.author_type, self.bots)
+        }
+        return m.Activity(
+            top_authors=[m.Count(login=k, count=v) for k, v in facts.top_authors],
+            top_reviewers=[m.Count(login=k, count=v) for k, v in facts.top_reviewers],
+            top_commenters=[m.Count(login=k, count=v) for k, v in facts.top_commenters],
+            first_time_contributors=[
+                m.FirstTimer(login=k, item=self.ref(n)) for k, n in facts.first_timers
+            ],
+            review_latency_hours_median=facts.review_latency_hours_median,
+            review_latency_sample=facts.review_latency_sample,
+            text=m.Prose(text=self.t("act_text", people=len(people))),
+        )
+
+    def watch(self) -> list[m.WatchItem]:
+        out: list[m.WatchItem] = []
+        for w in watchlist(self.data, self.bots):
+            item = self.data.items[w.number]
+            details = []
+            for reason in w.reasons:
+                details.append(
+                    self.t(
+                        f"watch_{reason}",
+                        n=w.comments_in_window,
+                        r=item.reactions,
+                        days=w.age_days,
+                    )
+                )
+            out.append(
+                m.WatchItem(
+                    item=self.ref(w.number),
+                    reasons=list(w.reasons),  # type: ignore[arg-type]
+                    detail=m.Prose(text=self.join(details)),
+                )
+            )
+        return out
+
+
+def _level(total: int, baseline: float) -> str:
+    if total == 0:
+        return "quiet"
+    if baseline == 0:
+        return "normal"
+    ratio = total / baseline
+    if ratio < 0.5:
+        return "low"
+    if ratio < 1.5:
+        return "normal"
+    if ratio < 2.5:
+        return "high"
+    return "very_high"

@@ -1,0 +1,290 @@
+# ruff: noqa: E501  (a catalogue of sentences reads better unwrapped)
+"""The words of the deterministic writer and the report's headings, in Chinese and English.
+
+Every sentence template here states only what the data shows. Placeholders are filled with
+numbers and with text already made inert by render/escape.py.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+Lang = Literal["zh", "en"]
+
+TEXT: dict[str, dict[str, str]] = {
+    "zh": {
+        "title": "{project} 开发动态报告 - {date}",
+        "window": "时间窗口",
+        "stats": "数据统计",
+        "new_issues": "新 Issue",
+        "closed_issues": "关闭 Issue",
+        "new_prs": "新 PR",
+        "merged_prs": "合并 PR",
+        "closed_unmerged_prs": "关闭未合并 PR",
+        "h_summary": "📊 每日开发状态摘要",
+        "h_topic": "🎯 {title} 相关动态",
+        "h_hot": "💬 高热度讨论分析",
+        "h_trends": "🔥 热门话题与趋势分析",
+        "h_changes": "🛠️ 重点技术变更",
+        "h_activity": "📈 开发活跃度观察",
+        "h_watch": "💡 值得关注的问题",
+        "h_appendix": "📋 附录：详细数据列表",
+        "a_new_issues": "新增 Issue",
+        "a_closed_issues": "已关闭 Issue",
+        "a_new_prs": "新增 PR",
+        "a_merged_prs": "已合并 PR",
+        "a_closed_unmerged_prs": "关闭但未合并的 PR",
+        "none": "无",
+        "issue": "Issue",
+        "pr": "PR",
+        "state_open": "开放中",
+        "state_closed": "已关闭",
+        "state_merged": "已合并",
+        "state_draft": "草稿",
+        "role_maintainer": "维护者",
+        "role_contributor": "贡献者",
+        "role_user": "用户",
+        "role_bot": "机器人",
+        "ghost": "已删除用户",
+        "quiet": "本窗口较为平静：没有新增、关闭或合并的 Issue 与 PR（窗口内评论与审查 {talk} 条）。",
+        "summary_counts": (
+            "本窗口新增 Issue {new_issues} 个、关闭 {closed_issues} 个，新增 PR {new_prs} 个、"
+            "合并 {merged_prs} 个、关闭未合并 {closed_unmerged_prs} 个。"
+        ),
+        "level_quiet": "平静",
+        "level_low": "低于",
+        "level_normal": "接近",
+        "level_high": "高于",
+        "level_very_high": "远高于",
+        "summary_level": "整体活跃度{level}前 {n} 个窗口的平均水平（{detail}）。",
+        "summary_level_nohist": "前 {n} 个窗口没有可比较的数据。",
+        "summary_metric": "{metric} {value}，均值 {baseline}",
+        "summary_areas": "活动主要集中在：{areas}。",
+        "area_label": "标签 {name}（{count}）",
+        "area_tag": "{name}（{count}）",
+        "area_path": "目录 {name}（{count}）",
+        "list_sep": "、",
+        "topic_empty": "本窗口没有与 {title} 相关的条目。",
+        "topic_analysis": (
+            "本窗口与 {title} 相关的条目共 {total} 个：PR {prs} 个（合并 {merged}，新开 {opened_prs}），"
+            "Issue {issues} 个（新开 {opened_issues}，关闭 {closed_issues}）。最常见的匹配依据：{reasons}。"
+        ),
+        "reason_label": "标签 {v}",
+        "reason_tag": "标题标记 {v}",
+        "reason_keyword": "关键词 {v}",
+        "reason_path": "路径 {v}",
+        "matched_by": "匹配：{reasons}",
+        "event_opened": "本窗口由 {author} 新开",
+        "event_merged": "本窗口合并（+{additions}/−{deletions}，{files} 个文件）",
+        "event_closed": "本窗口关闭",
+        "event_active": "本窗口有 {n} 条讨论",
+        "quote": "“{text}”",
+        "hot_core": "核心议题",
+        "hot_views": "观点与讨论",
+        "hot_contention": "争议焦点",
+        "hot_status": "当前状态",
+        "hot_view": "{role} {who}（{n} 条）：{text}",
+        "hot_view_review": "{role} {who}（{n} 条，审查结论 {states}）：{text}",
+        "no_words": "（无文字内容）",
+        "hot_empty": "本窗口没有达到热度门槛的讨论（至少 2 位参与者或 3 条评论，不计机器人）。",
+        "hot_metrics": "本窗口 {comments} 条评论/审查，{people} 位参与者，{reactions} 个表情回应。",
+        "contention_reactions": "条目获得 👍 {up} / 👎 {down}。",
+        "contention_reviews": "审查意见不一：{approved} 批准，{changes} 要求修改。",
+        "contention_roles": "维护者（{maintainers}）与{others}（{people}）均参与了讨论。",
+        "contention_users": "用户/贡献者",
+        "contention_none": "数据中未见明显分歧：没有反对表情，也没有相互冲突的审查结论。",
+        "status_line": "{state}，最后活动 {when}",
+        "status_links": "，关联 PR：{links}",
+        "status_closes": "，关联 Issue：{links}",
+        "trend_line": "{kind} {name}：{count} 项",
+        "trend_label": "标签",
+        "trend_tag": "标题标记",
+        "trend_path": "目录",
+        "trends_empty": "本窗口的条目没有形成 2 项以上的主题聚类。",
+        "change_size": "+{additions}/−{deletions}，{files} 个文件",
+        "change_dirs": "主要目录 {dirs}",
+        "change_score": "重要性 {score}（{parts}）",
+        "part_size": "规模 {v}",
+        "part_core_path": "核心路径 {v}",
+        "part_discussion": "讨论 {v}",
+        "part_linked_issues": "关联 Issue {v}",
+        "part_label": "标签 {name} {v}",
+        "change_closes": "关闭 {links}",
+        "change_nobody": "PR 描述未说明改动内容；改动集中在 {dirs}。",
+        "changes_empty": "本窗口没有合并的 PR。",
+        "act_authors": "最活跃的作者（新开 Issue/PR）：{list}",
+        "act_reviewers": "最活跃的审查者：{list}",
+        "act_commenters": "最活跃的评论者：{list}",
+        "act_first": "首次贡献者：{list}",
+        "act_latency": "审查延迟：本窗口合并的 {n} 个 PR 从创建到首次审查的中位时间为 {hours} 小时。",
+        "act_latency_none": "审查延迟：本窗口合并的 PR 中没有记录到他人审查。",
+        "act_count": "{who}（{n}）",
+        "act_none": "无",
+        "act_text": "本窗口共有 {people} 位人类参与者（作者、评论者与审查者），机器人活动不计入排名。",
+        "watch_crash": "标题提及崩溃",
+        "watch_regression": "疑似回归",
+        "watch_unanswered": "互动较多（本窗口 {n} 条评论，{r} 个表情）但尚无维护者回复",
+        "watch_long_open_active": "已开放 {days} 天，本窗口仍有 {n} 条评论",
+        "watch_empty": "本窗口没有符合关注规则的开放 Issue（崩溃、回归、无维护者回复的高互动、长期活跃）。",
+        "footer": (
+            "由 tidings {version} 生成 · 窗口（UTC）{window} · 数据截至 {as_of} · 生成于 {generated} · "
+            "条目数：{counts} · 正文由{writer}撰写"
+        ),
+        "writer_rules": "规则（未使用模型）",
+        "writer_llm": "模型",
+        "writer_mixed": "模型与规则",
+        "unknown": "未知",
+        "colon": "：",
+    },
+    "en": {
+        "title": "{project} development report - {date}",
+        "window": "Window",
+        "stats": "Stats",
+        "new_issues": "New issues",
+        "closed_issues": "Closed issues",
+        "new_prs": "New PRs",
+        "merged_prs": "Merged PRs",
+        "closed_unmerged_prs": "Closed unmerged PRs",
+        "h_summary": "📊 Daily status summary",
+        "h_topic": "🎯 {title}",
+        "h_hot": "💬 Hot discussions",
+        "h_trends": "🔥 Hot topics and trends",
+        "h_changes": "🛠️ Key technical changes",
+        "h_activity": "📈 Activity",
+        "h_watch": "💡 Worth watching",
+        "h_appendix": "📋 Appendix: complete lists",
+        "a_new_issues": "New issues",
+        "a_closed_issues": "Closed issues",
+        "a_new_prs": "New PRs",
+        "a_merged_prs": "Merged PRs",
+        "a_closed_unmerged_prs": "Closed without merging",
+        "none": "none",
+        "issue": "Issue",
+        "pr": "PR",
+        "state_open": "open",
+        "state_closed": "closed",
+        "state_merged": "merged",
+        "state_draft": "draft",
+        "role_maintainer": "Maintainer",
+        "role_contributor": "Contributor",
+        "role_user": "User",
+        "role_bot": "Bot",
+        "ghost": "deleted user",
+        "quiet": (
+            "A quiet window: no issues or PRs were opened, closed or merged "
+            "({talk} comments and reviews in the window)."
+        ),
+        "summary_counts": (
+            "This window saw {new_issues} new and {closed_issues} closed issues, {new_prs} new "
+            "PRs, {merged_prs} merged and {closed_unmerged_prs} closed without merging."
+        ),
+        "level_quiet": "quiet compared with",
+        "level_low": "below",
+        "level_normal": "close to",
+        "level_high": "above",
+        "level_very_high": "far above",
+        "summary_level": "Overall activity is {level} the mean of the previous {n} windows ({detail}).",
+        "summary_level_nohist": "The previous {n} windows hold no data to compare with.",
+        "summary_metric": "{metric} {value} vs {baseline}",
+        "summary_areas": "Most activity was in {areas}.",
+        "area_label": "label {name} ({count})",
+        "area_tag": "{name} ({count})",
+        "area_path": "{name}/ ({count})",
+        "list_sep": ", ",
+        "topic_empty": "No items related to {title} in this window.",
+        "topic_analysis": (
+            "{total} items relate to {title}: {prs} PRs ({merged} merged, {opened_prs} opened) "
+            "and {issues} issues ({opened_issues} opened, {closed_issues} closed). Most common "
+            "matches: {reasons}."
+        ),
+        "reason_label": "label {v}",
+        "reason_tag": "title tag {v}",
+        "reason_keyword": "keyword {v}",
+        "reason_path": "path {v}",
+        "matched_by": "matched by {reasons}",
+        "event_opened": "opened by {author}",
+        "event_merged": "merged (+{additions}/−{deletions} in {files} files)",
+        "event_closed": "closed",
+        "event_active": "{n} comments in the window",
+        "quote": "“{text}”",
+        "hot_core": "Core topic",
+        "hot_views": "Viewpoints",
+        "hot_contention": "Point of contention",
+        "hot_status": "Status",
+        "hot_view": "{role} {who} ({n}): {text}",
+        "hot_view_review": "{role} {who} ({n}, review: {states}): {text}",
+        "no_words": "(no text)",
+        "hot_empty": (
+            "No discussion reached the threshold (2 participants or 3 comments, bots excluded)."
+        ),
+        "hot_metrics": (
+            "{comments} comments and reviews, {people} participants, {reactions} reactions "
+            "in the window."
+        ),
+        "contention_reactions": "The item has 👍 {up} / 👎 {down}.",
+        "contention_reviews": "Reviews disagree: {approved} approved, {changes} requested changes.",
+        "contention_roles": "Maintainers ({maintainers}) and {others} ({people}) both took part.",
+        "contention_users": "users and contributors",
+        "contention_none": (
+            "No disagreement is visible in the data: no thumbs-down reactions and no "
+            "conflicting review verdicts."
+        ),
+        "status_line": "{state}, last activity {when}",
+        "status_links": "; linked PRs: {links}",
+        "status_closes": "; linked issues: {links}",
+        "trend_line": "{kind} {name}: {count} items",
+        "trend_label": "Label",
+        "trend_tag": "Title tag",
+        "trend_path": "Directory",
+        "trends_empty": "The window's items form no group of two or more.",
+        "change_size": "+{additions}/−{deletions} in {files} files",
+        "change_dirs": "mostly {dirs}",
+        "change_score": "importance {score} ({parts})",
+        "part_size": "size {v}",
+        "part_core_path": "core path {v}",
+        "part_discussion": "discussion {v}",
+        "part_linked_issues": "linked issues {v}",
+        "part_label": "label {name} {v}",
+        "change_closes": "closes {links}",
+        "change_nobody": "The PR description does not say what changed; the change is in {dirs}.",
+        "changes_empty": "No PRs were merged in this window.",
+        "act_authors": "Most active authors (new issues and PRs): {list}",
+        "act_reviewers": "Most active reviewers: {list}",
+        "act_commenters": "Most active commenters: {list}",
+        "act_first": "First-time contributors: {list}",
+        "act_latency": (
+            "Review latency: the median time from opening to first review of the {n} PRs merged "
+            "in this window was {hours} hours."
+        ),
+        "act_latency_none": "Review latency: no PR merged in this window has a review by others.",
+        "act_count": "{who} ({n})",
+        "act_none": "none",
+        "act_text": (
+            "{people} people took part in the window (authors, commenters and reviewers); bots "
+            "are left out of the rankings."
+        ),
+        "watch_crash": "the title reports a crash",
+        "watch_regression": "a possible regression",
+        "watch_unanswered": (
+            "high engagement ({n} comments, {r} reactions in the window) and no maintainer reply yet"
+        ),
+        "watch_long_open_active": "open for {days} days and still active ({n} comments)",
+        "watch_empty": (
+            "No open issue matches a watch rule (crash, regression, unanswered high engagement, "
+            "long-open and active)."
+        ),
+        "footer": (
+            "Generated by tidings {version} · window (UTC) {window} · data as of {as_of} · "
+            "generated {generated} · items: {counts} · prose by {writer}"
+        ),
+        "writer_rules": "rules (no model)",
+        "writer_llm": "a model",
+        "writer_mixed": "a model and rules",
+        "unknown": "unknown",
+        "colon": ": ",
+    },
+}
+
+
+def t(lang: Lang, key: str, **values: object) -> str:
+    return TEXT[lang][key].format(**values)
