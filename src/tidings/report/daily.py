@@ -53,7 +53,9 @@ def build_daily(
     appendix = m.Appendix(
         **{k: [writer.ref(n) for n in getattr(lists, k)] for k in METRICS},
     )
-    quiet = sum(getattr(stats, k) for k in METRICS) == 0
+    hot = writer.hot()
+    # Quiet: nothing opened, closed or merged, and no conversation worth a section either.
+    quiet = sum(getattr(stats, k) for k in METRICS) == 0 and not hot
     trends = writer.trends()
     generated = (now or now_utc()).astimezone(UTC).replace(microsecond=0)
     return m.DailyReport(
@@ -67,9 +69,9 @@ def build_daily(
         ),
         stats=stats,
         quiet=quiet,
-        summary=writer.summary(stats, [h.model_dump() for h in history], trends),
+        summary=writer.summary(stats, [h.model_dump() for h in history], trends, quiet),
         topics=[] if quiet else writer.topics(),
-        hot_discussions=[] if quiet else writer.hot(),
+        hot_discussions=hot,
         trends=[] if quiet else trends,
         key_changes=[] if quiet else writer.key_changes(),
         activity=writer.activity(),
@@ -170,7 +172,11 @@ class _Writer:
     # -- sections ---------------------------------------------------------------------------
 
     def summary(
-        self, stats: m.Stats, history: list[dict[str, int]], trends: list[m.Cluster]
+        self,
+        stats: m.Stats,
+        history: list[dict[str, int]],
+        trends: list[m.Cluster],
+        quiet: bool,
     ) -> m.Summary:
         values = stats.model_dump()
         trends_out: list[m.MetricTrend] = []
@@ -192,7 +198,7 @@ class _Writer:
             m.Area(kind=c.kind, name=c.name, count=c.count)  # type: ignore[arg-type]
             for c in trends[:3]
         ]
-        if total == 0:
+        if quiet:
             talk = len(self.data.activity)
             return m.Summary(
                 level="quiet",
