@@ -1,0 +1,294 @@
+"""The `tidings` command line: thin glue from arguments to the pipeline's functions.
+
+`main()` owns failure handling: an expected failure (TidingsError) is one `error:` line on
+stderr and its exit code; a usage mistake exits 2; Ctrl-C exits 130. Nothing prints a traceback
+except a genuine bug, and every line goes through `redact`.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+from sqlalchemy.exc import SQLAlchemyError
+
+from tidings import __version__, console
+from tidings.config import REPO_NAME, Config, load_config
+from tidings.errors import TidingsError
+from tidings.store import Store, default_db_url
+
+try:  # Typer 0.2x vendors Click privately; older Typer uses the click package.
+    from typer._click.exceptions import ClickException, UsageError
+except ImportError:  # pragma: no cover
+    from click.exceptions import ClickException, UsageError  # type: ignore[no-redef]
+
+app = typer.Typer(
+    name="tidings",
+    help="Daily and weekly development reports for fast-moving GitHub repositories.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+@dataclass
+class State:
+    db: str
+    config_path: Path | None
+    _config: Config | None = field(default=None, repr=False)
+    _stores: list[Store] = field(default_factory=list, repr=False)
+
+    def config(self) -> Config:
+        # Loaded on first use, so `tidings CMD --help` works even beside a broken config.
+        if self._config is None:
+            self._config = load_config(self.config_path)
+        return self._config
+
+    def store(self) -> Store:
+        store = Store.open(self.db)
+        self._stores.append(store)
+        return store
+
+    def close(self) -> None:
+        for store in self._stores:
+            store.close()
+
+
+def _state(ctx: typer.Context) -> State:
+    return ctx.ensure_object(State)
+
+
+def _repo_name(value: str) -> str:
+    if not REPO_NAME.match(value):
+        raise TidingsError(
+            f"repository must be OWNER/REPO, got {value!r}", "e.g. vllm-project/vllm"
+        )
+    return value
+
+
+def _version(value: bool) -> None:
+    if value:
+        console.stdout.write(f"tidings {__version__}\n")
+        raise typer.Exit()
+
+
+@app.callback()
+def root(
+    ctx: typer.Context,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db",
+            envvar="TIDINGS_DB",
+            help="Database URL: sqlite:///PATH or postgresql+psycopg://USER:PASS@HOST/DB "
+            "(default: a SQLite file in your user data folder)",
+            show_envvar=True,
+        ),
+    ] = None,
+    config: Annotated[
+        Path | None,
+        typer.Option("--config", help="Config file (default: ./tidings.toml when present)"),
+    ] = None,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    state = State(db=db or default_db_url(), config_path=config)
+    ctx.obj = state
+    ctx.call_on_close(state.close)
+
+
+RepoArg = Annotated[str, typer.Argument(metavar="OWNER/REPO", help="The GitHub repository.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON on stdout instead of tables.")]
+
+
+@app.command()
+def sync(
+    ctx: typer.Context,
+    repo: RepoArg,
+    since: Annotated[
+        str | None,
+        typer.Option(
+            help="Re-read everything updated since this day (YYYY-MM-DD, in the repository's "
+            "timezone) instead of resuming from the last sync."
+        ),
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Fetch the repository's issues, PRs, comments, reviews and files into the store."""
+    from tidings.facts.windows import parse_date
+
+    state = _state(ctx)
+    repo = _repo_name(repo)
+    cfg = state.config()
+    since_at = None
+    if since is not None:
+        day = parse_date(since)
+        since_at = datetime.combine(day, datetime.min.time(), tzinfo=cfg.repo(repo).tz)
+        since_at = since_at.astimezone(UTC)
+    try:
+        # Imported here: the GitHub source is the heaviest module and only this command needs it.
+        from tidings.sources.github.auth import resolve_token
+        from tidings.sources.github.sync import sync_repository
+    except ImportError as exc:
+        raise TidingsError(
+            f"the GitHub source is not available ({exc})", "reinstall tidings: pip install -e ."
+        ) from exc
+    token = resolve_token(
+        cfg.github.token_env
+    )  # before opening the store: fail fast, touch nothing
+    store = state.store()
+    with console.progress_display() as progress:
+        report = sync_repository(
+            store, repo, github=cfg.github, token=token, since=since_at, progress=progress
+        )
+    data = report.to_dict()
+    if as_json:
+        console.emit_json(data)
+    else:
+        console.out.print(console.key_value_table(f"synced {repo}", data))
+
+
+@app.command("export")
+def export_cmd(
+    ctx: typer.Context,
+    repo: RepoArg,
+    file: Annotated[Path, typer.Argument(metavar="FILE.jsonl", help="Where to write.")],
+) -> None:
+    """Write a repository's records to a snapshot file (docs/snapshot.md)."""
+    from tidings.snapshot import export_snapshot
+
+    counts = export_snapshot(_state(ctx).store(), _repo_name(repo), file)
+    console.err.print(f"wrote {counts.total} records of {repo} to {file}", markup=False)
+
+
+@app.command("import")
+def import_cmd(
+    ctx: typer.Context,
+    file: Annotated[Path, typer.Argument(metavar="FILE.jsonl", help="A tidings snapshot.")],
+) -> None:
+    """Load a snapshot into the store (all or nothing; importing twice changes nothing)."""
+    from tidings.snapshot import import_snapshot
+
+    state = _state(ctx)
+    if not file.is_file():
+        raise TidingsError(f"snapshot {file} not found", "pass the path of a .jsonl snapshot")
+    counts = import_snapshot(state.store(), file)
+    detail = ", ".join(f"{n} {kind}" for kind, n in counts.records.items() if n)
+    names = ", ".join(counts.repositories) or "no repositories"
+    console.err.print(f"imported {names}: {detail or 'no records'}", markup=False)
+
+
+@app.command()
+def stats(
+    ctx: typer.Context,
+    repo: RepoArg,
+    date: Annotated[
+        str | None, typer.Option("--date", help="A day, YYYY-MM-DD, cut at the repo's cut-off.")
+    ] = None,
+    week: Annotated[str | None, typer.Option("--week", help="An ISO week, YYYY-Www.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Count a day's or week's issues, PRs, paths and people (JSON shape: docs/stats.md)."""
+    from tidings.facts.stats import window_stats
+    from tidings.facts.windows import (
+        WindowError,
+        daily_window,
+        parse_date,
+        parse_week,
+        weekly_window,
+    )
+
+    state = _state(ctx)
+    repo = _repo_name(repo)
+    if (date is None) == (week is None):
+        raise WindowError("give exactly one of --date or --week", "e.g. --date 2026-02-24")
+    settings = state.config().repo(repo)
+    if date is not None:
+        window = daily_window(parse_date(date), settings.tz, settings.cutoff_time)
+    else:
+        year, number = parse_week(week or "")
+        window = weekly_window(year, number, settings.tz, settings.cutoff_time)
+    store = state.store()
+    with store.engine.connect() as conn:
+        repo_id = store.require_repo(conn, repo)
+        result = window_stats(conn, repo_id, window, repository=repo, bots=settings.bots)
+    if as_json:
+        console.emit_json(result.to_json_dict())
+        return
+    for table in console.stats_tables(result):
+        console.out.print(table)
+
+
+@app.command()
+def repos(ctx: typer.Context, as_json: JsonOpt = False) -> None:
+    """List the repositories in the store with their item counts."""
+    from tidings.facts.inventory import repository_summaries
+
+    store = _state(ctx).store()
+    with store.engine.connect() as conn:
+        rows = repository_summaries(conn)
+    if as_json:
+        console.emit_json([r.model_dump(mode="json") for r in rows])
+    elif not rows:
+        console.err.print("the store is empty: run `tidings sync OWNER/REPO` first", markup=False)
+    else:
+        console.out.print(console.repos_table(rows))
+
+
+def _usage_line(exc: UsageError) -> str:
+    where = exc.ctx.command_path if exc.ctx else "tidings"
+    return f"{exc.format_message()} — see `{where} --help`"
+
+
+def main(argv: list[str] | None = None) -> NoReturn:
+    """The console script: run the app and turn every failure into one line and an exit code."""
+    try:
+        code = app(args=argv, prog_name="tidings", standalone_mode=False)
+    except TidingsError as exc:
+        console.error_line(exc.one_line())
+        sys.exit(exc.exit_code)
+    except UsageError as exc:
+        if type(exc).__name__ == "NoArgsIsHelpError":
+            # Bare `tidings`: the help is the answer (Rich has printed it already).
+            console.stdout.write(exc.format_message())
+        else:
+            console.error_line(_usage_line(exc))
+        sys.exit(2)
+    except ClickException as exc:
+        console.error_line(exc.format_message())
+        sys.exit(exc.exit_code)
+    except (typer.Abort, KeyboardInterrupt):
+        console.error_line("interrupted")
+        sys.exit(130)
+    except SQLAlchemyError as exc:
+        reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+        console.error_line(
+            f"database error: {reason} — check --db / TIDINGS_DB and that the database is reachable"
+        )
+        sys.exit(1)
+    except BrokenPipeError:
+        # `tidings stats ... | head`: the reader left; say nothing more.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
+    except Exception:
+        # A bug, not a user mistake: keep the traceback for the report, minus any secret.
+        console.stderr.write(traceback.format_exc())
+        console.error_line("internal error — please report it with the traceback above")
+        sys.exit(70)
+    if code == 130:  # Typer turns Ctrl-C into Exit(130) before we see it
+        console.error_line("interrupted")
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+if __name__ == "__main__":
+    main()

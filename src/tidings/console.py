@@ -1,0 +1,195 @@
+"""Terminal output for the CLI: consoles that redact secrets, and the tables commands print.
+
+Every byte the CLI writes goes through `redact`, so a token that slipped into an error or a
+repository description never reaches a terminal or a log.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any, TextIO
+
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from tidings.errors import redact
+from tidings.facts.inventory import RepoSummary
+from tidings.facts.stats import Churn, WindowStats
+
+
+class _Redacting:
+    """A text stream that scrubs secrets, resolving sys.stdout/err at write time.
+
+    Resolving late keeps pytest's capsys and Click's CliRunner, which swap the streams, working.
+    """
+
+    def __init__(self, target: Callable[[], TextIO]) -> None:
+        self._target = target
+
+    def write(self, text: str) -> int:
+        return self._target().write(redact(text))
+
+    def flush(self) -> None:
+        self._target().flush()
+
+    def isatty(self) -> bool:
+        isatty = getattr(self._target(), "isatty", None)
+        return bool(isatty and isatty())
+
+    def fileno(self) -> int:
+        return self._target().fileno()
+
+    @property
+    def encoding(self) -> str:
+        return getattr(self._target(), "encoding", None) or "utf-8"
+
+
+stdout: TextIO = _Redacting(lambda: sys.stdout)  # type: ignore[assignment]
+stderr: TextIO = _Redacting(lambda: sys.stderr)  # type: ignore[assignment]
+out = Console(file=stdout, highlight=False)
+err = Console(file=stderr, highlight=False)
+
+
+def emit_json(data: Any) -> None:
+    """Machine-readable output: plain JSON on stdout, never styled."""
+    stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
+    stdout.flush()
+
+
+def error_line(message: str) -> None:
+    stderr.write(" ".join(f"error: {message}".split()) + "\n")
+    stderr.flush()
+
+
+# -- progress ---------------------------------------------------------------------------------
+
+
+@contextmanager
+def progress_display() -> Iterator[Callable[[str, int, int | None], None]]:
+    """A `progress(stage, done, total)` callback drawing bars on stderr (silent when piped)."""
+    if not err.is_terminal:
+        yield lambda _stage, _done, _total: None
+        return
+    bars = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+    )
+    tasks: dict[str, Any] = {}
+
+    def update(stage: str, done: int, total: int | None) -> None:
+        if stage not in tasks:
+            tasks[stage] = bars.add_task(escape(stage), total=total)
+        bars.update(tasks[stage], completed=done, total=total)
+
+    with bars:
+        yield update
+
+
+# -- tables -------------------------------------------------------------------------------------
+
+
+def key_value_table(title: str, data: dict[str, Any]) -> Table:
+    table = Table(title=escape(title), show_header=False)
+    table.add_column("what")
+    table.add_column("value", justify="right")
+    for key, value in data.items():
+        if isinstance(value, list):
+            value = "; ".join(str(v) for v in value) or "-"
+        table.add_row(escape(key.replace("_", " ")), escape(str(value)))
+    return table
+
+
+def _numbers(numbers: list[int], limit: int = 12) -> str:
+    shown = " ".join(f"#{n}" for n in numbers[:limit])
+    return shown + (f" … (+{len(numbers) - limit})" if len(numbers) > limit else "")
+
+
+def _churn_table(title: str, rows: Iterable[Churn]) -> Table:
+    table = Table(title=title)
+    table.add_column("path")
+    for name in ("churn", "+", "-", "PRs"):
+        table.add_column(name, justify="right")
+    for c in rows:
+        table.add_row(escape(c.path), str(c.churn), str(c.additions), str(c.deletions), str(c.prs))
+    return table
+
+
+def stats_tables(stats: WindowStats) -> list[Table]:
+    """`tidings stats` for people: counts with their items, then paths and people."""
+    counts = Table(
+        title=escape(f"{stats.repository}  {stats.window.display}"),
+        caption=f"window in UTC: {stats.window.start} ~ {stats.window.end}; "
+        f"data as of {stats.data_as_of or 'never synced'}",
+    )
+    counts.add_column("count")
+    counts.add_column("n", justify="right")
+    counts.add_column("items")
+    labels = {
+        "new_issues": "new issues",
+        "closed_issues": "closed issues",
+        "new_prs": "new PRs",
+        "merged_prs": "merged PRs",
+        "closed_unmerged_prs": "closed unmerged PRs",
+    }
+    for key, label in labels.items():
+        numbers: list[int] = getattr(stats.items, key)
+        counts.add_row(label, str(len(numbers)), _numbers(numbers))
+    tables = [counts]
+
+    if stats.merged_by_label:
+        by_label = Table(title="merged PRs by label")
+        by_label.add_column("label")
+        by_label.add_column("PRs", justify="right")
+        for lc in stats.merged_by_label:
+            by_label.add_row(escape(lc.label), str(lc.count))
+        tables.append(by_label)
+    if stats.top_paths:
+        tables.append(_churn_table("top changed paths (merged PRs)", stats.top_paths))
+        tables.append(
+            _churn_table(f"top directories (depth {stats.directory_depth})", stats.top_directories)
+        )
+    if stats.contributors:
+        people = Table(title="active contributors (humans)")
+        people.add_column("login")
+        for name in ("total", "issues", "PRs", "comments", "review comments", "reviews"):
+            people.add_column(name, justify="right")
+        for c in stats.contributors:
+            people.add_row(
+                escape(c.login),
+                *(str(v) for v in (c.total, c.issues, c.prs, c.comments, c.review_comments)),
+                str(c.reviews),
+            )
+        tables.append(people)
+    if stats.reviewers:
+        reviewers = Table(title="reviewers")
+        reviewers.add_column("login")
+        reviewers.add_column("reviews", justify="right")
+        reviewers.add_column("by state")
+        for r in stats.reviewers:
+            states = ", ".join(f"{k.lower()} {v}" for k, v in r.states.items())
+            reviewers.add_row(escape(r.login), str(r.total), escape(states))
+        tables.append(reviewers)
+    return tables
+
+
+def repos_table(rows: list[RepoSummary]) -> Table:
+    table = Table(title="repositories in the store")
+    table.add_column("repository")
+    for name in ("issues", "PRs", "comments", "reviews"):
+        table.add_column(name, justify="right")
+    table.add_column("latest update (UTC)")
+    for r in rows:
+        latest = r.latest_update.strftime("%Y-%m-%d %H:%M") if r.latest_update else "-"
+        table.add_row(
+            escape(r.full_name), str(r.issues), str(r.prs), str(r.comments), str(r.reviews), latest
+        )
+    return table
