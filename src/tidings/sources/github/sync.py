@@ -9,7 +9,8 @@
    timestamp are read twice and deduplicated by id; an item updated while we page moves to the
    end of the listing and is read later, so nothing is skipped (page numbers would skip one
    item for every item that moved). A full page that is all one timestamp cannot advance the
-   keyset, so it falls back to `page=2,3…` of the same `since`. A short page ends the stream.
+   keyset, so it falls back to `page=2,3…` of the same `since` (the one place page numbers are
+   used; such runs of 100+ same-second updates are rare). A short page ends the stream.
    A few dozen pages cover a busy week of a repository like vLLM.
 3. **Cursors and ETags** — each page's rows and the stream's cursor commit in one transaction,
    so an interrupted sync resumes where it stopped. The cursor is the `since` of the *last
@@ -94,6 +95,19 @@ _DETAIL_COLUMNS = (
     "detail_updated_at",
     "checked_updated_at",
 )
+
+
+def _parse_cursor(cursor: str | None) -> tuple[str | None, int]:
+    """A stream cursor is the `since` of its last request ("" = from the beginning), with
+    `|N` when that request was page N of a run of items sharing one timestamp."""
+    if not cursor:
+        return None, 1
+    since, _, page = cursor.partition("|")
+    return since or None, int(page) if page.isdigit() else 1
+
+
+def _format_cursor(since: str | None, page: int) -> str:
+    return (since or "") + (f"|{page}" if page > 1 else "")
 
 
 @dataclass
@@ -308,8 +322,10 @@ class _Sync:
         # An ETag is only trusted once this repository's stream has committed a page: the
         # cache table outlives a repository removed from the store.
         trust_etags = cursor is not None
-        since = nz.format_time(self.since) if self.since else (cursor or None)
-        page = 1
+        since, page = _parse_cursor(cursor)
+        if self.since:
+            since, page = nz.format_time(self.since), 1
+        resuming = page > 1
         done = 0
         changed = False
         self.progress(stage, 0, None)
@@ -335,6 +351,13 @@ class _Sync:
             changed = True
             rows = resp.json if isinstance(resp.json, list) else []
             records = [convert(row) for row in rows]
+            if resuming:
+                resuming = False
+                if not records or nz.format_time(records[0].updated_at) != since:  # type: ignore[attr-defined]
+                    # Items of the one-timestamp run we were paging through have moved on, so
+                    # page numbers no longer line up with what was read: start the run again.
+                    page = 1
+                    continue
             full = len(rows) >= PER_PAGE
             next_since, next_page = since, page + 1
             if full and records:
@@ -344,9 +367,11 @@ class _Sync:
             with self.store.begin() as conn:
                 write(conn, records)
                 if full:
-                    self.store.set_cursor(conn, self.repo_id, stream, next_since or "")
+                    self.store.set_cursor(
+                        conn, self.repo_id, stream, _format_cursor(next_since, next_page)
+                    )
                 else:
-                    self.store.set_cursor(conn, self.repo_id, stream, since or "")
+                    self.store.set_cursor(conn, self.repo_id, stream, _format_cursor(since, page))
                     self.store.set_etag(conn, url, resp.etag)
             done += len(records)
             self.progress(stage, done, None)
