@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import parse_qs
@@ -49,6 +48,7 @@ class MiniGitHub:
         self.log: list[tuple[str, str, int]] = []
         self.max_prs: int | None = None  # GraphQL answers 502 to more PR aliases than this
         self.on_list: Any = None  # hook called before a listing page is served
+        self.faults: list[httpx.Response | Exception | None] = []  # per request, in order
         self._ids = iter(range(10_000, 1_000_000))
 
     # -- data ------------------------------------------------------------------------------
@@ -157,6 +157,13 @@ class MiniGitHub:
     # -- HTTP -----------------------------------------------------------------------------
 
     def handler(self, request: httpx.Request) -> httpx.Response:
+        if self.faults:
+            fault = self.faults.pop(0)
+            if fault is not None:
+                self.log.append((request.method, str(request.url), -1))
+                if isinstance(fault, Exception):
+                    raise fault
+                return fault
         response = self._answer(request)
         self.log.append((request.method, str(request.url), response.status_code))
         return response
@@ -320,10 +327,9 @@ def gh() -> MiniGitHub:
 
 
 @pytest.fixture
-def db(sqlite_url: str) -> Iterator[Store]:
-    store = Store.open(sqlite_url)
-    yield store
-    store.close()
+def db(store: Store) -> Store:
+    """The conftest store: SQLite, and PostgreSQL when TIDINGS_TEST_PG_URL is set."""
+    return store
 
 
 def run(db: Store, gh: MiniGitHub, *, token: str = TOKEN, **kw: Any) -> SyncReport:
@@ -499,8 +505,9 @@ def test_bad_token_and_unknown_repo_leave_store_unchanged(db: Store, gh: MiniGit
 
 
 def test_interrupted_sync_resumes_to_the_same_store(
-    db: Store, gh: MiniGitHub, sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+    sqlite_store: Store, gh: MiniGitHub, sqlite_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    db = sqlite_store
     populate(gh, 120, 60)
 
     class Boom(Exception):
@@ -535,3 +542,31 @@ def test_interrupted_sync_resumes_to_the_same_store(
 
     assert dump(db) == dump(clean)
     clean.close()
+
+
+FAULTS = {
+    "502": httpx.Response(502, text="Bad Gateway"),
+    "timeout": httpx.ReadTimeout("slow"),
+    "dropped": httpx.RemoteProtocolError("peer closed connection"),
+    "truncated": httpx.Response(200, content=b'[{"number": 1, "ti'),
+    "secondary": httpx.Response(
+        403, json={"message": "secondary rate limit"}, headers={"retry-after": "1"}
+    ),
+    "primary": httpx.Response(
+        403, json={"message": "API rate limit exceeded"}, headers={"x-ratelimit-remaining": "0"}
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(FAULTS))
+def test_each_fault_kind_is_survived(db: Store, gh: MiniGitHub, kind: str) -> None:
+    populate(gh, 5, 5)
+    # One fault before every other request, GraphQL included.
+    gh.faults = [FAULTS[kind], None] * 20
+    report = run(db, gh)
+    faults = sum(1 for _m, _u, status in gh.log if status == -1)
+    assert faults >= 6
+    assert report.retries + report.waits + report.pr_details >= faults
+    assert len(rows(db, schema.items)) == 10
+    assert all(i["detail_updated_at"] == i["updated_at"] for i in rows(db, schema.items))
+    assert len(rows(db, schema.comments)) == len(gh.comments)
