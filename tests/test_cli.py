@@ -295,3 +295,31 @@ def test_subprocess_failure_has_no_traceback(db: str, tmp_path: Path) -> None:
     assert done.returncode == 1
     assert done.stderr.startswith("error: repository nobody/here is not in the store")
     assert "Traceback" not in done.stderr
+
+
+def test_sync_then_stats_against_fake_github(
+    run: Runner, tmp_path: Path, rec: Records, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = pytest.importorskip("tests.servers.github", reason="the fake GitHub is absent")
+    records = [
+        rec.repo(),
+        rec.issue(1, INSIDE, labels=["bug"]),
+        rec.pr(2, "2026-02-20T00:00:00Z", merged_at=INSIDE, labels=["rocm"]),
+        rec.file(2, "vllm/platforms/rocm.py", 7, 3),
+        rec.comment(1, INSIDE, author="bob"),
+    ]
+    token = "ghp_clitesttoken0123456789"
+    monkeypatch.setenv("GITHUB_TOKEN", token)
+    db = f"sqlite:///{tmp_path / 'synced.db'}"
+    with fake.FakeGitHub(records, token=token) as server:
+        (tmp_path / "tidings.toml").write_text(
+            CONFIG + f'\n[github]\napi_url = "{server.api_url}"\n', encoding="utf-8"
+        )
+        r = run("--db", db, "sync", "acme/widgets", "--json")
+    assert r.code == 0, r.err
+    assert json.loads(r.out)["repository"] == "acme/widgets"
+    assert token not in r.out + r.err
+    r = run("--db", db, "stats", "acme/widgets", "--date", "2026-02-24", "--json")
+    data = json.loads(r.out)
+    assert data["items"]["new_issues"] == [1] and data["items"]["merged_prs"] == [2]
+    assert data["top_paths"][0]["path"] == "vllm/platforms/rocm.py"
