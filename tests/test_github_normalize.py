@@ -205,6 +205,7 @@ def test_pr_fields_from_graphql() -> None:
     assert fields["commits"] == 4
     assert fields["comments_count"] == 6
     assert fields["reactions"] == {"heart": 1}
+    assert fields["body"] is None  # GraphQL's "" for no body is REST's null
     open_pr = {**pr, "state": "OPEN", "merged": False, "mergedBy": None, "mergeCommit": None}
     fields = nz.pr_fields_from_graphql(open_pr)
     assert fields["state"] == "open"

@@ -69,6 +69,14 @@ class NotFoundError(SourceError):
     """GitHub answered 404/410: the caller knows what was missing and rephrases."""
 
 
+class GraphQLQueryError(SourceError):
+    """GitHub refused a GraphQL query (an unknown field, a bad argument): `messages` says why."""
+
+    def __init__(self, cause: str, fix: str, messages: list[str]) -> None:
+        super().__init__(cause, fix)
+        self.messages = messages
+
+
 class GraphQLTooLarge(Exception):
     """A GraphQL query hit a gateway error or timeout and was not retried: the caller asked to
     be told so it can split the query (`shrinkable=True`)."""
@@ -405,9 +413,10 @@ class GitHubClient:
                 if shrinkable:
                     raise GraphQLTooLarge(message)
                 raise _Retry(_SERVER, f"GraphQL: {message}")
-            raise SourceError(
+            raise GraphQLQueryError(
                 redact(f"GitHub's GraphQL API refused the query: {kind or 'error'}: {message}"),
                 "this is probably a bug in tidings; please report it",
+                [str(e.get("message") or "") for e in errors],
             )
 
     # -- rate-limit budget ---------------------------------------------------------------

@@ -194,7 +194,8 @@ def pr_fields_from_graphql(pr: JSON) -> dict[str, Any]:
         "kind": "pr",
         "github_id": pr.get("id"),
         "title": pr.get("title") or "",
-        "body": pr.get("body"),
+        # GraphQL's `body: String!` gives "" where REST gives null; records follow REST.
+        "body": pr.get("body") or None,
         "author": author,
         "author_type": author_type,
         "author_association": pr.get("authorAssociation"),
@@ -222,10 +223,18 @@ def pr_fields_from_graphql(pr: JSON) -> dict[str, Any]:
     }
 
 
+def review_id(node: JSON) -> int:
+    """A review's REST id: `fullDatabaseId` (a BigInt, sent as a string) or `databaseId`."""
+    value = node.get("fullDatabaseId")
+    if value is None:
+        value = node["databaseId"]
+    return int(value)
+
+
 def review_from_graphql(node: JSON, number: int) -> ReviewRecord:
     author, author_type = graphql_actor(node.get("author"))
     return ReviewRecord(
-        id=node["databaseId"],
+        id=review_id(node),
         number=number,
         github_id=node.get("id"),
         author=author,

@@ -17,32 +17,47 @@ RATE_LIMIT = "rateLimit { remaining resetAt cost }"
 
 ACTOR = "login __typename"
 
-REVIEW_NODE = f"""
-  id databaseId author {{ {ACTOR} }} authorAssociation state body submittedAt
+# Review ids passed 2^31 in 2024, beyond GraphQL's `Int`: GitHub deprecated
+# `PullRequestReview.databaseId` for `fullDatabaseId` (a BigInt sent as a string). Servers
+# without it (older GitHub Enterprise) get `databaseId` instead.
+REVIEW_ID_FIELDS = ("fullDatabaseId", "databaseId")
+
+
+def _review_node(id_field: str) -> str:
+    return f"""
+  id {id_field} author {{ {ACTOR} }} authorAssociation state body submittedAt
   commit {{ oid }} comments {{ totalCount }} url
 """
+
+
 FILE_NODE = "path additions deletions changeType"
 CLOSING_NODE = "number repository { nameWithOwner }"
 LABEL_NODE = "name"
 
 PAGE_INFO = "pageInfo { hasNextPage endCursor }"
 
-# connection name -> (page size, node selection)
-CONNECTIONS: dict[str, tuple[int, str]] = {
-    "labels": (100, LABEL_NODE),
-    "reviews": (100, REVIEW_NODE),
-    "files": (100, FILE_NODE),
-    "closingIssuesReferences": (50, CLOSING_NODE),
+# connection name -> page size (GitHub's limit is 100 a page)
+CONNECTIONS: dict[str, int] = {
+    "labels": 100,
+    "reviews": 100,
+    "files": 100,
+    "closingIssuesReferences": 50,
 }
 
 
-def _connection(name: str, after: str | None = None) -> str:
-    size, node = CONNECTIONS[name]
-    args = f"first: {size}" + (f", after: {json.dumps(after)}" if after else "")
+def _connection(name: str, after: str | None = None, review_id: str = REVIEW_ID_FIELDS[0]) -> str:
+    node = {
+        "labels": LABEL_NODE,
+        "reviews": _review_node(review_id),
+        "files": FILE_NODE,
+        "closingIssuesReferences": CLOSING_NODE,
+    }[name]
+    args = f"first: {CONNECTIONS[name]}" + (f", after: {json.dumps(after)}" if after else "")
     return f"{name}({args}) {{ totalCount {PAGE_INFO} nodes {{ {node} }} }}"
 
 
-PR_FIELDS = f"""
+def _pr_fields(review_id: str) -> str:
+    return f"""
   id number title body url author {{ {ACTOR} }} authorAssociation state isDraft locked
   createdAt updatedAt closedAt mergedAt merged mergedBy {{ {ACTOR} }} mergeCommit {{ oid }}
   additions deletions changedFiles commits {{ totalCount }}
@@ -50,13 +65,13 @@ PR_FIELDS = f"""
   reactionGroups {{ content reactors {{ totalCount }} }}
   comments {{ totalCount }}
   {_connection("labels")}
-  {_connection("reviews")}
+  {_connection("reviews", review_id=review_id)}
   {_connection("files")}
   {_connection("closingIssuesReferences")}
 """
 
 
-def pr_details(numbers: Iterable[int]) -> str:
+def pr_details(numbers: Iterable[int], review_id: str = REVIEW_ID_FIELDS[0]) -> str:
     aliases = "\n".join(f"    p{n}: pullRequest(number: {n}) {{ ...PR }}" for n in numbers)
     return (
         "query($owner: String!, $name: String!) {\n"
@@ -65,7 +80,7 @@ def pr_details(numbers: Iterable[int]) -> str:
         f"{aliases}\n"
         "  }\n"
         "}\n"
-        f"fragment PR on PullRequest {{{PR_FIELDS}}}\n"
+        f"fragment PR on PullRequest {{{_pr_fields(review_id)}}}\n"
     )
 
 
@@ -78,10 +93,10 @@ class Continuation:
     after: str
 
 
-def continuations(parts: Sequence[Continuation]) -> str:
+def continuations(parts: Sequence[Continuation], review_id: str = REVIEW_ID_FIELDS[0]) -> str:
     aliases = "\n".join(
         f"    c{i}: pullRequest(number: {part.number}) "
-        f"{{ {_connection(part.connection, part.after)} }}"
+        f"{{ {_connection(part.connection, part.after, review_id)} }}"
         for i, part in enumerate(parts)
     )
     return (

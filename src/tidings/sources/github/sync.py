@@ -64,7 +64,12 @@ from tidings.records import (
 )
 from tidings.sources.github import normalize as nz
 from tidings.sources.github import queries
-from tidings.sources.github.client import GitHubClient, GraphQLTooLarge, NotFoundError
+from tidings.sources.github.client import (
+    GitHubClient,
+    GraphQLQueryError,
+    GraphQLTooLarge,
+    NotFoundError,
+)
 from tidings.store import Store, schema
 from tidings.store.rows import update_repository, write_records
 
@@ -193,7 +198,7 @@ def sync_repository(
 # How nodes of each nested connection are told apart when pages overlap.
 _NODE_KEYS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "labels": lambda n: n["name"],
-    "reviews": lambda n: n["databaseId"],
+    "reviews": nz.review_id,
     "files": lambda n: n["path"],
     "closingIssuesReferences": lambda n: (n["repository"]["nameWithOwner"], n["number"]),
 }
@@ -247,6 +252,21 @@ class _Sync:
         self.pr_batch = max(1, pr_batch)
         self.repo_id = 0
         self.vars = {"owner": owner, "name": name}
+        self.review_id = queries.REVIEW_ID_FIELDS[0]
+
+    def _details_query(self, build: Callable[[str], str], shrinkable: bool) -> dict[str, Any]:
+        """Run a PR details query, falling back to `databaseId` on servers that lack
+        `fullDatabaseId` (older GitHub Enterprise): one refused query, once per sync."""
+        while True:
+            try:
+                return self.client.graphql(build(self.review_id), self.vars, shrinkable=shrinkable)
+            except GraphQLQueryError as exc:
+                field_name = self.review_id
+                fallback = queries.REVIEW_ID_FIELDS[-1]
+                if field_name == fallback or not any(field_name in m for m in exc.messages):
+                    raise
+                log.info("%s: the server has no %s; using %s", self.full_name, field_name, fallback)
+                self.review_id = fallback
 
     def run(self) -> None:
         self._repository()
@@ -447,8 +467,9 @@ class _Sync:
         while done < total:
             batch = pending[done : done + size]
             try:
-                data = self.client.graphql(
-                    queries.pr_details(batch), self.vars, shrinkable=len(batch) > 1
+                data = self._details_query(
+                    lambda rid, batch=batch: queries.pr_details(batch, rid),
+                    shrinkable=len(batch) > 1,
                 )
             except GraphQLTooLarge as exc:
                 size = max(1, len(batch) // 2)
@@ -490,8 +511,9 @@ class _Sync:
         while todo:
             chunk = todo[:size]
             try:
-                data = self.client.graphql(
-                    queries.continuations(chunk), self.vars, shrinkable=len(chunk) > 1
+                data = self._details_query(
+                    lambda rid, chunk=chunk: queries.continuations(chunk, rid),
+                    shrinkable=len(chunk) > 1,
                 )
             except GraphQLTooLarge:
                 size = max(1, len(chunk) // 2)
