@@ -122,6 +122,11 @@ def test_stats_json(run: Runner, db: str) -> None:
         {"login": "carol", "total": 1, "states": {"APPROVED": 1}, "prs": [2]}
     ]
 
+    deep = run(
+        "--db", db, "stats", "acme/widgets", "--date", "2026-02-24", "--depth", "1", "--json"
+    )
+    assert json.loads(deep.out)["top_directories"][0]["path"] == "vllm"
+
     week = run("--db", db, "stats", "acme/widgets", "--week", "2026-W09", "--json")
     assert week.code == 0 and json.loads(week.out)["window"]["label"] == "2026-W09"
 

@@ -115,6 +115,12 @@ def _future_header(lines: list[str]) -> list[str]:
     return [_edit_field(lines[0], version=VERSION + 1), *lines[1:]]
 
 
+def _renamed_in_header(lines: list[str]) -> list[str]:
+    header = json.loads(lines[0])
+    header["repositories"][0]["full_name"] = "someone/else"
+    return [json.dumps(header) + "\n", *lines[1:]]
+
+
 BAD = {
     "bad JSON line": (
         lambda ls: [*ls[:3], '{"type": "item", "number": \n', *ls[4:]],
@@ -141,6 +147,7 @@ BAD = {
     "truncated mid-line": (lambda ls: [*ls[:-1], ls[-1][: len(ls[-1]) // 2]], None, "truncated"),
     "truncated at a line end": (lambda ls: ls[:-2], None, "truncated"),
     "empty file": (lambda ls: [], 1, "empty file"),
+    "header disagrees": (_renamed_in_header, 2, "not where the header lists it"),
     "duplicate record": (lambda ls: [*ls[:3], ls[2], *ls[4:]], 4, "duplicate item"),
 }
 

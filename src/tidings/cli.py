@@ -21,6 +21,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from tidings import __version__, console
 from tidings.config import REPO_NAME, Config, load_config
 from tidings.errors import TidingsError
+from tidings.facts.stats import DEFAULT_DEPTH, DEFAULT_TOP
 from tidings.store import Store, default_db_url
 
 try:  # Typer 0.2x vendors Click privately; older Typer uses the click package.
@@ -196,6 +197,12 @@ def stats(
         str | None, typer.Option("--date", help="A day, YYYY-MM-DD, cut at the repo's cut-off.")
     ] = None,
     week: Annotated[str | None, typer.Option("--week", help="An ISO week, YYYY-Www.")] = None,
+    depth: Annotated[
+        int, typer.Option(min=1, help="Folder depth for the top directories.")
+    ] = DEFAULT_DEPTH,
+    top: Annotated[int, typer.Option(min=1, help="How many paths and directories to list.")] = (
+        DEFAULT_TOP
+    ),
     as_json: JsonOpt = False,
 ) -> None:
     """Count a day's or week's issues, PRs, paths and people (JSON shape: docs/stats.md)."""
@@ -221,7 +228,9 @@ def stats(
     store = state.store()
     with store.engine.connect() as conn:
         repo_id = store.require_repo(conn, repo)
-        result = window_stats(conn, repo_id, window, repository=repo, bots=settings.bots)
+        result = window_stats(
+            conn, repo_id, window, bots=settings.bots, directory_depth=depth, top=top
+        )
     if as_json:
         console.emit_json(result.to_json_dict())
         return

@@ -178,6 +178,7 @@ class _Reader:
 
     def _records(self, handle: IO[bytes]) -> Iterator[tuple[str, r.Record]]:
         current: str | None = None
+        section_line = 0
         expected: list[dict[str, Any]] = []
         seen: dict[str, int] = {}
         # Two rows with one key would make PostgreSQL's upsert fail mid-import; catch it here.
@@ -201,8 +202,8 @@ class _Reader:
                 raise self.fail(line_no, _validation_problem(kind, exc)) from exc
             if isinstance(record, r.RepositoryRecord):
                 if current is not None:
-                    self._check_count(line_no, current, seen, expected)
-                current = record.full_name
+                    self._check_count(line_no, section_line, current, seen, expected)
+                current, section_line = record.full_name, line_no
                 seen = _empty_counts()
             elif current is None:
                 raise self.fail(line_no, f"a {kind} record before any repository record")
@@ -213,7 +214,7 @@ class _Reader:
             seen[kind] += 1
             yield current, record
         if current is not None:
-            self._check_count(line_no + 1, current, seen, expected)
+            self._check_count(line_no + 1, section_line, current, seen, expected)
         if expected:
             names = ", ".join(e["full_name"] for e in expected)
             raise self.fail(
@@ -258,10 +259,16 @@ class _Reader:
         return list(repos)
 
     def _check_count(
-        self, line_no: int, name: str, seen: dict[str, int], expected: list[dict[str, Any]]
+        self,
+        line_no: int,
+        section_line: int,
+        name: str,
+        seen: dict[str, int],
+        expected: list[dict[str, Any]],
     ) -> None:
+        """At a section's end (`line_no`): does it match the header's next entry?"""
         if not expected or expected[0]["full_name"] != name:
-            raise self.fail(line_no - 1, f"repository {name} is not where the header lists it")
+            raise self.fail(section_line, f"repository {name} is not where the header lists it")
         want = expected.pop(0)["records"]
         for kind in _TYPES:
             if seen.get(kind, 0) != want.get(kind, 0):

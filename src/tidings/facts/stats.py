@@ -359,11 +359,17 @@ def window_stats(
     repo_id: int,
     window: Window,
     *,
-    repository: str,
+    repository: str | None = None,
     bots: Iterable[str] = (),
     directory_depth: int = DEFAULT_DEPTH,
     top: int = DEFAULT_TOP,
 ) -> WindowStats:
+    """Everything above for one window; `repository` defaults to the stored name."""
+    if repository is None:
+        repos = schema.repositories
+        repository = conn.execute(
+            sa.select(repos.c.full_name).where(repos.c.id == repo_id)
+        ).scalar_one()
     lists = item_lists(conn, repo_id, window)
     top_paths, top_dirs = path_churn(conn, repo_id, window, depth=directory_depth, top=top)
     who = people(conn, repo_id, window, bots)
