@@ -259,7 +259,9 @@ class Fault:
             return False
         if self.api is not None and self.api != request.api:
             return False
-        if self.path_contains is not None and self.path_contains not in request.target:
+        if self.path_contains is not None and not _contains_token(
+            request.target, self.path_contains
+        ):
             return False
         body = request.body.decode("utf-8", "replace")
         return self.body_contains is None or self.body_contains in body
@@ -319,7 +321,7 @@ class _Repo:
     comments: dict[int, r.CommentRecord] = field(default_factory=dict)
     reviews: dict[int, r.ReviewRecord] = field(default_factory=dict)
     review_comments: dict[int, r.ReviewCommentRecord] = field(default_factory=dict)
-    files: dict[int, list[r.PRFileRecord]] = field(default_factory=dict)
+    files: dict[int, dict[str, r.PRFileRecord]] = field(default_factory=dict)  # by path
     closing_refs: dict[int, list[r.ClosingRefRecord]] = field(default_factory=dict)
 
     @property
@@ -333,6 +335,10 @@ class _Repo:
     @property
     def html_url(self) -> str:
         return self.record.url or f"{WEB}/{self.full_name}"
+
+    def pr_files(self, number: int) -> list[r.PRFileRecord]:
+        """The files GitHub lists for a PR: at most 3,000, in diff order."""
+        return list(self.files.get(number, {}).values())[:MAX_PR_FILES]
 
     def item_visible(self, number: int) -> bool:
         """Children of a deleted item are gone from every listing, as on GitHub."""
@@ -359,6 +365,12 @@ class _Server(ThreadingHTTPServer):
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server: _Server
+
+    def setup(self) -> None:
+        super().setup()
+        # Headers and body go out in separate writes; without this, Nagle's algorithm and
+        # delayed ACKs add ~40 ms to every keep-alive request.
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
     def do_GET(self) -> None:
         self._handle("GET")
@@ -585,9 +597,7 @@ class FakeGitHub:
             record.status = record.status or "modified"
             record.additions = record.additions or 0
             record.deletions = record.deletions or 0
-            files = repo.files.setdefault(record.number, [])
-            files[:] = [f for f in files if f.path != record.path]
-            files.append(record)
+            repo.files.setdefault(record.number, {})[record.path] = record
         elif isinstance(record, r.ClosingRefRecord):
             refs = repo.closing_refs.setdefault(record.number, [])
             key = (record.issue_repo.lower(), record.issue_number)
@@ -641,7 +651,7 @@ class FakeGitHub:
         for item in repo.items.values():
             if item.kind != "pr":
                 continue
-            files = repo.files.get(item.number, [])
+            files = list(repo.files.get(item.number, {}).values())  # all, not just 3,000
             if item.additions is None:
                 item.additions = sum(f.additions or 0 for f in files)
             if item.deletions is None:
@@ -695,7 +705,7 @@ class FakeGitHub:
             for table in (data.comments, data.reviews, data.review_comments):
                 out.extend(table[key].model_copy(deep=True) for key in sorted(table))
             for number in sorted(data.files):
-                out.extend(f.model_copy(deep=True) for f in data.files[number][:MAX_PR_FILES])
+                out.extend(f.model_copy(deep=True) for f in data.pr_files(number))
             for number in sorted(data.closing_refs):
                 out.extend(x.model_copy(deep=True) for x in data.closing_refs[number])
             return out
@@ -1069,7 +1079,8 @@ class FakeGitHub:
         Kinds: "429", "secondary", "primary", "502", "timeout" (answer after `hang` s),
         "truncated" (cut the body short and hang up), "mutate" (run `action(fake)` and then
         serve normally). `path_contains` matches `path?query`; `body_contains` the raw body
-        (e.g. a GraphQL query's text).
+        (e.g. a GraphQL query's text). `path_contains` only matches whole words at its ends,
+        so "page=2" matches `?page=2` but not `per_page=2` or `page=20`.
         """
         if fault not in FAULT_KINDS:
             raise ValueError(f"unknown fault {fault!r}: use one of {', '.join(FAULT_KINDS)}")
@@ -1723,7 +1734,7 @@ class FakeGitHub:
 
     def _rest_files(self, request: Request, repo: _Repo, params: dict[str, str]) -> _Response:
         item = self._pr(repo, params)
-        rows = repo.files.get(item.number, [])[:MAX_PR_FILES]
+        rows = repo.pr_files(item.number)
         return self._page(request, list(rows), lambda f: self._file_json(repo, f))
 
     # -- GraphQL ---------------------------------------------------------------------------------
@@ -2007,7 +2018,7 @@ class FakeGitHub:
             return _connection(ctx, info, args, keyed, lambda rv: self._gql_review(ctx, repo, rv))
 
         def files(info: GraphQLResolveInfo, **args: Any) -> dict[str, Any] | None:
-            rows = repo.files.get(number, [])[:MAX_PR_FILES]
+            rows = repo.pr_files(number)
             keyed = [((n,), f) for n, f in enumerate(rows)]
             return _connection(ctx, info, args, keyed, _gql_file)
 
@@ -2490,6 +2501,14 @@ def _since(value: str) -> datetime:
         return _parse_time(value)
     except ValueError:
         raise _HTTPError(422, "Validation Failed") from None
+
+
+def _contains_token(text: str, needle: str) -> bool:
+    """`needle` in `text`, not glued to a longer word: "page=2" is not in "per_page=2" or
+    "page=20", "/pulls/4" is not in "/pulls/42", but "/issues" is in "/issues/comments"."""
+    before = r"(?<![A-Za-z0-9_])" if needle[:1].isalnum() or needle[:1] == "_" else ""
+    after = r"(?![A-Za-z0-9_])" if needle[-1:].isalnum() or needle[-1:] == "_" else ""
+    return re.search(before + re.escape(needle) + after, text) is not None
 
 
 def _etag_matches(header: str, tag: str) -> bool:
