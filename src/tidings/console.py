@@ -125,10 +125,11 @@ def _churn_table(title: str, rows: Iterable[Churn]) -> Table:
 
 def stats_tables(stats: WindowStats) -> list[Table]:
     """`tidings stats` for people: counts with their items, then paths and people."""
+    as_of = stats.data_as_of.strftime("%Y-%m-%d %H:%M UTC") if stats.data_as_of else "no data"
     counts = Table(
-        title=escape(f"{stats.repository}  {stats.window.display}"),
-        caption=f"window in UTC: {stats.window.start} ~ {stats.window.end}; "
-        f"data as of {stats.data_as_of or 'never synced'}",
+        title=escape(f"{stats.repository}: {stats.window.display}"),
+        caption=f"UTC {stats.window.start} ~ {stats.window.end}, data as of {as_of}",
+        min_width=72,  # keeps the window on one title line
     )
     counts.add_column("count")
     counts.add_column("n", justify="right")
