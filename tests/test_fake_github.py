@@ -180,8 +180,9 @@ def gh() -> Iterator[FakeGitHub]:
 
 @pytest.fixture
 def api(gh: FakeGitHub) -> Iterator[httpx.Client]:
+    # verify=False: plain http on loopback, and it skips loading CA certificates (~0.1 s).
     with httpx.Client(
-        base_url=gh.api_url, headers={"Authorization": f"Bearer {TOKEN}"}, timeout=5
+        base_url=gh.api_url, headers={"Authorization": f"Bearer {TOKEN}"}, timeout=5, verify=False
     ) as client:
         yield client
 
@@ -199,7 +200,7 @@ def links(response: httpx.Response) -> dict[str, str]:
 
 def test_auth_accepts_bearer_and_token_and_rejects_the_rest(gh: FakeGitHub) -> None:
     url = f"{gh.api_url}/repos/{REPO}"
-    with httpx.Client() as bare:  # no Authorization header unless a test gives one
+    with httpx.Client(verify=False) as bare:  # no Authorization header unless a test gives one
         assert bare.get(url, headers={"Authorization": f"Bearer {TOKEN}"}).status_code == 200
         assert bare.get(url, headers={"Authorization": f"token {TOKEN}"}).status_code == 200
         for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": TOKEN}):
@@ -373,7 +374,9 @@ def test_pr_files_stop_at_3000() -> None:
     )
     with (
         FakeGitHub([r.RepositoryRecord(full_name=REPO), pr, *files]) as gh,
-        httpx.Client(base_url=gh.api_url, headers={"Authorization": f"token {TOKEN}"}) as api,
+        httpx.Client(
+            base_url=gh.api_url, headers={"Authorization": f"token {TOKEN}"}, verify=False
+        ) as api,
     ):
         first = api.get(f"/repos/{REPO}/pulls/1/files", params={"per_page": 100})
         assert links(first)["last"].endswith("page=30")
@@ -517,6 +520,11 @@ def test_graphql_heavy_query_times_out(gh: FakeGitHub, api: httpx.Client) -> Non
     assert light.status_code == 200
     assert light.json()["data"]["repository"]["p4"]["number"] == 4
     assert gh.count(api="graphql", status=502) == 1
+    gh.graphql_max_prs = None
+    fault = gh.inject("graphql_heavy", max_prs=1, times=1)
+    assert gql(api, query([2, 4])).status_code == 502
+    assert gql(api, query([2, 4])).status_code == 200  # used up
+    assert fault.hits == 1
 
 
 # -- GraphQL ---------------------------------------------------------------------------------------

@@ -64,7 +64,6 @@ __all__ = [
 ]
 
 Api = Literal["rest", "graphql"]
-FaultKind = Literal["429", "secondary", "primary", "502", "timeout", "truncated", "mutate"]
 FAULT_KINDS: tuple[str, ...] = (
     "429",
     "secondary",
@@ -73,6 +72,7 @@ FAULT_KINDS: tuple[str, ...] = (
     "timeout",
     "truncated",
     "mutate",
+    "graphql_heavy",
 )
 
 WEB = "https://github.com"
@@ -252,6 +252,7 @@ class Fault:
     status: int | None = None
     html: bool = False
     action: Callable[[FakeGitHub], object] | None = None
+    max_prs: int | None = None  # "graphql_heavy" only
     hits: int = 0
 
     def matches(self, request: Request) -> bool:
@@ -781,13 +782,8 @@ class FakeGitHub:
             data = self._repo(name)
             item = self._item(data, cast(int, num))
             now = self.clock
-            values = item.model_dump()
-            values.update(fields)
-            values.setdefault("updated_at", now)
-            if "updated_at" not in fields:
-                values["updated_at"] = now
+            values = {**item.model_dump(), "updated_at": now, **fields}
             if fields.get("merged") is True and item.kind == "pr":
-                values.setdefault("merged_at", now)
                 if values["merged_at"] is None:
                     values["merged_at"] = now
                 values["state"] = "closed"
@@ -1073,6 +1069,7 @@ class FakeGitHub:
         status: int | None = None,
         html: bool = False,
         action: Callable[[FakeGitHub], object] | None = None,
+        max_prs: int | None = None,
     ) -> Fault:
         """Make the next `times` matching requests fail (`times=None`: all of them).
 
@@ -1081,11 +1078,18 @@ class FakeGitHub:
         serve normally). `path_contains` matches `path?query`; `body_contains` the raw body
         (e.g. a GraphQL query's text). `path_contains` only matches whole words at its ends,
         so "page=2" matches `?page=2` but not `per_page=2` or `page=20`.
+
+        "graphql_heavy" (with `max_prs=N`) answers 502 to the next `times` GraphQL queries that
+        select more than N `pullRequest` fields; `graphql_max_prs = N` is the standing form.
         """
         if fault not in FAULT_KINDS:
             raise ValueError(f"unknown fault {fault!r}: use one of {', '.join(FAULT_KINDS)}")
         if fault == "mutate" and action is None:
             raise ValueError('inject("mutate") needs action=lambda fake: ...')
+        if fault == "graphql_heavy":
+            if max_prs is None:
+                raise ValueError('inject("graphql_heavy") needs max_prs=N')
+            api = "graphql"
         entry = Fault(
             kind=fault,
             api=api,
@@ -1098,6 +1102,7 @@ class FakeGitHub:
             status=status,
             html=html,
             action=action,
+            max_prs=max_prs,
         )
         with self._lock:
             self._faults.append(entry)
@@ -1112,7 +1117,7 @@ class FakeGitHub:
             mutations: list[Fault] = []
             chosen: Fault | None = None
             for fault in self._faults:
-                if not fault.matches(request):
+                if fault.kind == "graphql_heavy" or not fault.matches(request):
                     continue
                 if fault.kind == "mutate":
                     fault.hits += 1
@@ -1753,6 +1758,8 @@ class FakeGitHub:
             }
             return _Response(200, _json(body), headers)
         variables = payload.get("variables") or {}
+        if not isinstance(variables, dict):
+            variables = {}
         operation = payload.get("operationName")
         try:
             document = parse(query)
@@ -1761,12 +1768,10 @@ class FakeGitHub:
         errors = validate(_schema(), document)
         if errors:
             return _Response(200, _json({"errors": [_format_error(e) for e in errors]}), headers)
-        if self.graphql_max_prs is not None and _count_fields(document, "pullRequest") > (
-            self.graphql_max_prs
-        ):
+        if self._too_heavy(request, _count_fields(document, "pullRequest")):
             body = {"data": None, "errors": [{"message": GRAPHQL_TIMEOUT_MESSAGE}]}
             return _Response(502, _json(body), headers, fault="graphql_heavy")
-        cost, nodes = _query_cost(document, variables if isinstance(variables, dict) else {})
+        cost, nodes = _query_cost(document, variables)
         context = _Context(self, cost=cost, node_count=nodes)
         with self._lock:
             self._graphql.charge(cost)
@@ -1787,6 +1792,18 @@ class FakeGitHub:
         if result.errors:
             out["errors"] = [_format_error(e) for e in result.errors]
         return _Response(200, _json(out), headers)
+
+    def _too_heavy(self, request: Request, prs: int) -> bool:
+        with self._lock:
+            if self.graphql_max_prs is not None and prs > self.graphql_max_prs:
+                return True
+            for fault in self._faults:
+                if fault.kind != "graphql_heavy" or not fault.matches(request):
+                    continue
+                if prs > (fault.max_prs or 0):
+                    fault.hits += 1
+                    return True
+            return False
 
     def _gql_root(self, ctx: _Context) -> dict[str, Any]:
         def repository(
