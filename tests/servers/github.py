@@ -5,10 +5,24 @@ the JSON GitHub sends (docs/github-mapping.md is the contract), serves them on 1
 background thread, logs every request, and injects the faults a real sync meets: rate limits,
 502s, hung and truncated answers, and data changing between two pages.
 
-    with FakeGitHub(records) as gh:
-        client = Client(api_url=gh.api_url, graphql_url=gh.graphql_url, token="test-token")
+    with FakeGitHub(records) as gh:              # or FakeGitHub.from_snapshot(path)
+        client = GitHubClient(gh.api_url, gh.graphql_url, "test-token")
         ...
         assert gh.count(api="graphql") == 2
+        assert export(store) == records_of(gh)   # modulo sync bookkeeping
+
+- Log: `requests`, `count(api=, status=, path_contains=, not_modified=)`, `reset_log()`.
+- Faults: `inject(kind, api=, path_contains=, body_contains=, times=1, ...)` with kinds "429",
+  "secondary", "primary", "502", "timeout", "truncated", "mutate", "graphql_heavy";
+  `graphql_max_prs = N` as a standing rule; `on_request(callback)`; `clear_faults()`.
+- Mutations at `clock` (default: newest timestamp in the data + 1 h; `advance(seconds)`):
+  `update_item`, `add_item`, `delete_item`, `add_comment`, `edit_comment`, `delete_comment`,
+  `add_review`, `add_review_comment`, `delete_review_comment`. The repository argument may be
+  left out when the fake holds one repository: `gh.add_comment(5, "hi")`.
+
+Records are normalised on the way in to what GitHub would report (node ids and urls filled in,
+zero reactions dropped, PR-only fields cleared on issues, PR refs and sizes defaulted), so
+`records_of` is exactly what a faithful client can read back.
 
 GraphQL queries are executed for real by graphql-core against `github_schema.graphql`, a subset
 of GitHub's public schema with the same names, nullability and connection shapes.
@@ -360,6 +374,7 @@ class _Repo:
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
     block_on_close = False
+    request_queue_size = 128  # benchmarks open many keep-alive connections at once
     fake: FakeGitHub
 
 
@@ -2084,7 +2099,7 @@ class FakeGitHub:
         repo = self._repos.get(ref.issue_repo.lower())
         item = repo.items.get(ref.issue_number) if repo else None
         if repo is not None and item is not None and not item.deleted:
-            return self._gql_item(ctx, repo, item)
+            return self._gql_issue(ctx, repo, item)
         # An issue in a repository the fake does not hold: a minimal stand-in.
         stub_repo = _Repo(r.RepositoryRecord(full_name=ref.issue_repo))
         stub_repo.record.github_id = _node_id("R", _stable_int("repo", ref.issue_repo.lower()))
@@ -2321,7 +2336,8 @@ def _gql_reaction_groups(ctx: _Context, reactions: dict[str, int]) -> list[dict[
 
 
 def _encode_cursor(key: tuple[int, ...]) -> str:
-    return base64.b64encode(f"cursor:v2:{json.dumps(list(key))}".encode()).decode()
+    packed = json.dumps(list(key), separators=(",", ":"))
+    return base64.b64encode(f"cursor:v2:{packed}".encode()).decode()
 
 
 def _decode_cursor(cursor: str) -> tuple[int, ...]:
