@@ -618,6 +618,22 @@ def test_graphql_ghost_is_null_and_issue_fields(api: httpx.Client) -> None:
     ]
 
 
+def test_graphql_big_review_ids_need_full_database_id(gh: FakeGitHub, api: httpx.Client) -> None:
+    big = 3_000_000_000  # past 2^31, as GitHub's review ids are since 2024
+    gh.add_records(
+        [
+            r.RepositoryRecord(full_name=REPO, description="Widgets", default_branch="main"),
+            r.ReviewRecord(id=big, number=5, state="COMMENTED", submitted_at=t(7)),
+        ]
+    )
+    query = """{ repository(owner: "acme", name: "widgets") { pullRequest(number: 5) {
+        reviews(first: 5) { nodes { fullDatabaseId databaseId } } } } }"""
+    body = gql(api, query).json()
+    nodes = body["data"]["repository"]["pullRequest"]["reviews"]["nodes"]
+    assert nodes == [{"fullDatabaseId": str(big), "databaseId": None}]  # BigInt is a string
+    assert body["errors"][0]["path"][-1] == "databaseId"  # Int is 32-bit: GraphQL refuses it
+
+
 def test_graphql_connection_limits(api: httpx.Client) -> None:
     too_many = gql(
         api,

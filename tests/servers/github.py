@@ -187,9 +187,10 @@ def _epoch(value: datetime | None) -> int:
 
 
 def _stable_int(*parts: object) -> int:
-    """A deterministic positive id (fits in JS's safe integers) for things records lack ids for."""
+    """A deterministic positive id for things records lack ids for; it fits GraphQL's 32-bit
+    `Int`, so `databaseId` works for them (ids from records are served as they are)."""
     digest = hashlib.sha1("\0".join(map(str, parts)).encode()).digest()
-    return int.from_bytes(digest[:5], "big") + 1
+    return (int.from_bytes(digest[:4], "big") & 0x7FFFFFFF) or 1
 
 
 def _node_id(prefix: str, number: int) -> str:
@@ -2027,6 +2028,7 @@ class FakeGitHub:
             **self._gql_item_common(ctx, repo, item),
             "__typename": "Issue",
             "databaseId": _stable_int(repo.full_name.lower(), "issue", item.number),
+            "fullDatabaseId": str(_stable_int(repo.full_name.lower(), "issue", item.number)),
             "state": item.state.upper(),
             "stateReason": reason
             if reason in ("COMPLETED", "NOT_PLANNED", "REOPENED", "DUPLICATE")
@@ -2071,6 +2073,7 @@ class FakeGitHub:
             **self._gql_item_common(ctx, repo, item),
             "__typename": "PullRequest",
             "databaseId": _stable_int(repo.full_name.lower(), "pull", number),
+            "fullDatabaseId": str(_stable_int(repo.full_name.lower(), "pull", number)),
             "state": _gql_state(item),
             "isDraft": bool(item.draft),
             "activeLockReason": None,
@@ -2120,6 +2123,7 @@ class FakeGitHub:
             "__typename": "IssueComment",
             "id": c.github_id,
             "databaseId": c.id,
+            "fullDatabaseId": str(c.id),
             "author": _gql_actor(c.author, c.author_type),
             "authorAssociation": c.author_association or "NONE",
             "body": c.body or "",
@@ -2162,6 +2166,7 @@ class FakeGitHub:
             "__typename": "PullRequestReview",
             "id": rv.github_id,
             "databaseId": rv.id,
+            "fullDatabaseId": str(rv.id),
             "author": _gql_actor(rv.author, rv.author_type),
             "authorAssociation": rv.author_association or "NONE",
             "state": rv.state,
@@ -2187,6 +2192,7 @@ class FakeGitHub:
             "__typename": "PullRequestReviewComment",
             "id": rc.github_id,
             "databaseId": rc.id,
+            "fullDatabaseId": str(rc.id),
             "author": _gql_actor(rc.author, rc.author_type),
             "authorAssociation": rc.author_association or "NONE",
             "body": rc.body or "",
