@@ -73,7 +73,10 @@ def test_topic_track_matches_each_kind_of_rule_and_says_why(sqlite_store: Store,
         4: ["path:widgets/platforms/rocm.py"],
     }
     assert [x.item.number for x in track.items] == [4, 3, 2, 1]
-    assert "4 items relate to AMD/ROCm: 2 PRs" in track.analysis.text
+    assert track.analysis.text.startswith(
+        "Items related to AMD/ROCm: 4. Pull requests: 2 (0 merged, 2 opened); "
+        "issues: 2 (2 opened, 0 closed)."
+    )
 
 
 def test_hot_discussion_excludes_bots_ranks_by_people_and_quotes_each(
@@ -227,7 +230,7 @@ def test_quiet_window_is_one_line_and_keeps_the_appendix(sqlite_store: Store, re
     assert report.quiet
     assert report.summary.text.text == (
         "A quiet window: no issues or PRs were opened, closed or merged "
-        "(1 comments and reviews in the window)."
+        "(comments and reviews in the window: 1)."
     )
     text = render_daily_markdown(report)
     assert "Hot discussions" not in text and "AMD/ROCm" not in text

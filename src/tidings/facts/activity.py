@@ -30,12 +30,14 @@ def activity_facts(data: WindowData, bots: list[str], n: int = 5) -> ActivityFac
     first: dict[str, int] = {}
     for number in sorted(data.active):
         item = data.items[number]
-        if not data.in_window(item.created_at) or item.author is None:
+        if item.author is None or is_bot(item.author, item.author_type, bots):
             continue
-        if is_bot(item.author, item.author_type, bots):
-            continue
-        authors[item.author] += 1
-        if item.author_association in FIRST_TIMER_ASSOCIATIONS:
+        if data.in_window(item.created_at):
+            authors[item.author] += 1
+        # GitHub marks an author's first PR or issue in the repository; it counts in the window
+        # where that item was opened or merged.
+        new_or_merged = data.in_window(item.created_at) or data.in_window(item.merged_at)
+        if new_or_merged and item.author_association in FIRST_TIMER_ASSOCIATIONS:
             first.setdefault(item.author, number)
     reviewers: Counter[str] = Counter()
     commenters: Counter[str] = Counter()

@@ -25,20 +25,41 @@ def one_line(text: str | None) -> str:
     return " ".join((text or "").split())
 
 
+_CODE_SPAN = re.compile(r"(`+)([^`]+?)\1")
+
+
 def md_inline(text: str | None, *, limit: int | None = None) -> str:
+    """Untrusted text as one inert line of Markdown, keeping its `code spans` readable.
+
+    Code spans are inert by nature (no links, HTML or mentions inside), so they pass through
+    as code; everything between them goes through `md_text`.
+    """
+    flat = one_line(text)
+    if limit is not None and len(flat) > limit:
+        flat = flat[: limit - 1].rstrip() + "…"
+    out: list[str] = []
+    pos = 0
+    for match in _CODE_SPAN.finditer(flat):
+        out.append(md_text(flat[pos : match.start()], at_start=pos == 0))
+        out.append(md_code(match.group(2)))
+        pos = match.end()
+    out.append(md_text(flat[pos:], at_start=pos == 0))
+    return "".join(out)
+
+
+def md_text(text: str, *, at_start: bool = True) -> str:
     """Untrusted text as one inert line of Markdown.
 
     Backslash escapes stop emphasis, links, HTML and tables; a zero-width space after `@` stops
     GitHub mentions and one after `#` stops issue references (escapes do not, because GitHub finds
     both after rendering); one inside `://` and `www.` stops URL autolinks.
     """
-    flat = one_line(text)
-    if limit is not None and len(flat) > limit:
-        flat = flat[: limit - 1].rstrip() + "…"
-    flat = _MENTION.sub("@" + _ZWSP, flat)
+    flat = _MENTION.sub("@" + _ZWSP, text)
     flat = _ISSUE_REF.sub("#" + _ZWSP, flat)
     flat = flat.replace("www.", "www" + _ZWSP + ".").replace("://", ":" + _ZWSP + "//")
     escaped = _MD_SPECIAL.sub(r"\\\1", flat)
+    if not at_start:
+        return escaped
     escaped = _BLOCK_START.sub(r"\\\1", escaped)
     return _ORDERED_START.sub(r"\1\\\2", escaped)
 

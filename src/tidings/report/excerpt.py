@@ -20,15 +20,19 @@ _TEMPLATE_ANSWERS = re.compile(r"^\s*(n/?a|none|no\.?|yes\.?|tbd|todo)\s*$", re.
 _SENTENCE_END = re.compile(r"(?<=[。！？])\s*|(?<=[.!?])\s+")
 
 
+# A first paragraph shorter than this ("Tried it:") introduces the next one; keep reading.
+_MIN_USEFUL = 40
+
+
 def excerpt(text: str | None, limit: int = 200) -> str:
     """The first plain sentences of `text`, at most `limit` characters, or "" if none."""
     if not text:
         return ""
-    text = _FENCE.sub(" ", _HTML_COMMENT.sub(" ", text))
+    text = _FENCE.sub("\n\n", _HTML_COMMENT.sub(" ", text))
     kept: list[str] = []
     for line in text.splitlines():
         if not line.strip() or _NOISE_LINE.match(line) or _TEMPLATE_ANSWERS.match(line):
-            if kept:
+            if kept and len(" ".join(kept)) >= _MIN_USEFUL:
                 break  # the first paragraph is the point; stop at its end
             continue
         kept.append(line.strip().lstrip("-*• ").strip())

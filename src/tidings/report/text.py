@@ -96,7 +96,7 @@ TEXT: dict[str, dict[str, str]] = {
         "status_line": "{state}，最后活动 {when}",
         "status_links": "，关联 PR：{links}",
         "status_closes": "，关联 Issue：{links}",
-        "trend_line": "{kind} {name}：{count} 项",
+        "trend_line": "{kind} {name}（{count} 项）",
         "trend_label": "标签",
         "trend_tag": "标题标记",
         "trend_path": "目录",
@@ -172,11 +172,11 @@ TEXT: dict[str, dict[str, str]] = {
         "ghost": "deleted user",
         "quiet": (
             "A quiet window: no issues or PRs were opened, closed or merged "
-            "({talk} comments and reviews in the window)."
+            "(comments and reviews in the window: {talk})."
         ),
         "summary_counts": (
-            "This window saw {new_issues} new and {closed_issues} closed issues, {new_prs} new "
-            "PRs, {merged_prs} merged and {closed_unmerged_prs} closed without merging."
+            "Issues: {new_issues} new, {closed_issues} closed. Pull requests: {new_prs} new, "
+            "{merged_prs} merged, {closed_unmerged_prs} closed without merging."
         ),
         "level_quiet": "quiet compared with",
         "level_low": "below",
@@ -193,9 +193,9 @@ TEXT: dict[str, dict[str, str]] = {
         "list_sep": ", ",
         "topic_empty": "No items related to {title} in this window.",
         "topic_analysis": (
-            "{total} items relate to {title}: {prs} PRs ({merged} merged, {opened_prs} opened) "
-            "and {issues} issues ({opened_issues} opened, {closed_issues} closed). Most common "
-            "matches: {reasons}."
+            "Items related to {title}: {total}. Pull requests: {prs} ({merged} merged, "
+            "{opened_prs} opened); issues: {issues} ({opened_issues} opened, {closed_issues} "
+            "closed). Most common matches: {reasons}."
         ),
         "reason_label": "label {v}",
         "reason_tag": "title tag {v}",
@@ -203,9 +203,9 @@ TEXT: dict[str, dict[str, str]] = {
         "reason_path": "path {v}",
         "matched_by": "matched by {reasons}",
         "event_opened": "opened by {author}",
-        "event_merged": "merged (+{additions}/−{deletions} in {files} files)",
+        "event_merged": "merged (+{additions}/−{deletions}, files: {files})",
         "event_closed": "closed",
-        "event_active": "{n} comments in the window",
+        "event_active": "comments in the window: {n}",
         "quote": "“{text}”",
         "hot_core": "Core topic",
         "hot_views": "Viewpoints",
@@ -218,8 +218,8 @@ TEXT: dict[str, dict[str, str]] = {
             "No discussion reached the threshold (2 participants or 3 comments, bots excluded)."
         ),
         "hot_metrics": (
-            "{comments} comments and reviews, {people} participants, {reactions} reactions "
-            "in the window."
+            "in the window: comments and reviews {comments}, participants {people}, "
+            "reactions {reactions}."
         ),
         "contention_reactions": "The item has 👍 {up} / 👎 {down}.",
         "contention_reviews": "Reviews disagree: {approved} approved, {changes} requested changes.",
@@ -232,12 +232,12 @@ TEXT: dict[str, dict[str, str]] = {
         "status_line": "{state}, last activity {when}",
         "status_links": "; linked PRs: {links}",
         "status_closes": "; linked issues: {links}",
-        "trend_line": "{kind} {name}: {count} items",
+        "trend_line": "{kind} {name} ({count})",
         "trend_label": "Label",
         "trend_tag": "Title tag",
         "trend_path": "Directory",
         "trends_empty": "The window's items form no group of two or more.",
-        "change_size": "+{additions}/−{deletions} in {files} files",
+        "change_size": "+{additions}/−{deletions}, files: {files}",
         "change_dirs": "mostly {dirs}",
         "change_score": "importance {score} ({parts})",
         "part_size": "size {v}",
@@ -253,22 +253,22 @@ TEXT: dict[str, dict[str, str]] = {
         "act_commenters": "Most active commenters: {list}",
         "act_first": "First-time contributors: {list}",
         "act_latency": (
-            "Review latency: the median time from opening to first review of the {n} PRs merged "
-            "in this window was {hours} hours."
+            "Review latency: median {hours} h from opening to first review, over the PRs "
+            "merged in this window (sample: {n})."
         ),
         "act_latency_none": "Review latency: no PR merged in this window has a review by others.",
         "act_count": "{who} ({n})",
         "act_none": "none",
         "act_text": (
-            "{people} people took part in the window (authors, commenters and reviewers); bots "
-            "are left out of the rankings."
+            "People taking part in the window (authors, commenters and reviewers): {people}. "
+            "Bots are left out of the rankings."
         ),
         "watch_crash": "the title reports a crash",
         "watch_regression": "a possible regression",
         "watch_unanswered": (
-            "high engagement ({n} comments, {r} reactions in the window) and no maintainer reply yet"
+            "high engagement (comments in the window: {n}, reactions: {r}) and no maintainer reply yet"
         ),
-        "watch_long_open_active": "open for {days} days and still active ({n} comments)",
+        "watch_long_open_active": "open for {days} days and still active (comments in the window: {n})",
         "watch_empty": (
             "No open issue matches a watch rule (crash, regression, unanswered high engagement, "
             "long-open and active)."
