@@ -5,11 +5,14 @@ from __future__ import annotations
 import statistics
 from collections import Counter, defaultdict
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import TypeVar
 
 import pytest
 
-from tests.servers.generate import REPO, WEEK, generate_week, quick_week
+from tests.servers.generate import REPO, WEEK, generate_week, pick_changes, quick_week
+from tests.servers.github import FakeGitHub
+from tidings.config import GitHubConfig
 from tidings.records import (
     ClosingRefRecord,
     CommentRecord,
@@ -19,7 +22,11 @@ from tidings.records import (
     RepositoryRecord,
     ReviewCommentRecord,
     ReviewRecord,
+    SyncStateRecord,
 )
+from tidings.sources.github.sync import sync_repository
+from tidings.store import Store
+from tidings.store.rows import read_records
 
 START = datetime(2026, 2, 16, tzinfo=UTC)
 T = TypeVar("T", bound=Record)
@@ -227,3 +234,54 @@ def test_times_follow_working_hours(week: list[Record]) -> None:
     busy = sum(hours[h] for h in (5, 6, 7))
     assert busy > 1.5 * quiet
     assert all(START - timedelta(days=60) <= i.created_at for i in _of(week, ItemRecord))
+
+
+def test_pick_changes_is_a_deterministic_mix_of_distinct_items(week: list[Record]) -> None:
+    changes = pick_changes(week, 10, seed=0)
+    assert changes == pick_changes(week, 10, seed=0)
+    assert changes != pick_changes(week, 10, seed=1)
+    assert len(changes) == 10 and len({c.number for c in changes}) == 10
+    items = {i.number: i for i in _of(week, ItemRecord)}
+    actions = Counter(c.action for c in changes)
+    assert actions["comment"] >= 4 and actions["label"] and actions["retitle"] and actions["close"]
+    for change in changes:
+        item = items[change.number]
+        assert change.kind == item.kind
+        if change.action == "comment":
+            assert change.comment and change.author and not change.fields
+        if change.action == "close":
+            assert item.state == "open" and change.fields["state"] == "closed"
+        if change.action == "label":
+            assert change.fields["labels"] != item.labels
+        if change.action == "retitle":
+            assert change.fields["title"] != item.title
+
+
+def test_ids_are_realistic_by_default_and_can_stay_below_2_31(week: list[Record]) -> None:
+    assert min(r.id for r in _of(week, ReviewRecord)) > 2**31
+    assert min(c.id for c in _of(week, CommentRecord)) > 2**31
+    small = generate_week(0, int32_ids=True)
+    for cls in (CommentRecord, ReviewRecord, ReviewCommentRecord):
+        assert max(r.id for r in _of(small, cls)) < 2**31  # type: ignore[attr-defined]
+    check_consistent(small)
+
+
+def test_a_sync_of_a_generated_week_reproduces_it(tmp_path: Path) -> None:
+    # Review ids above 2**31 only fit GraphQL's `fullDatabaseId`: this also checks that path.
+    records = generate_week(5, prs=30, issues=10, comments_and_reviews=400, pr_files=200)
+    with FakeGitHub(records, token="t") as gh:
+        store = Store.open(f"sqlite:///{tmp_path / 'week.db'}")
+        github = GitHubConfig(api_url=gh.api_url, graphql_url=gh.graphql_url)
+        sync_repository(store, REPO, github=github, token="t")
+        with store.engine.connect() as conn:
+            got = list(read_records(conn, store.require_repo(conn, REPO)))
+        store.engine.dispose()
+    got = [r for r in got if not isinstance(r, SyncStateRecord)]
+    assert [_plain(r) for r in got] == [_plain(r) for r in records]
+
+
+def _plain(record: Record) -> dict[str, object]:
+    data = record.model_dump()
+    data.pop("detail_updated_at", None)
+    data.pop("checked_updated_at", None)
+    return data

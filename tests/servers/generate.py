@@ -42,6 +42,13 @@ OTHER_REPO = "bench/inference-ci"
 HTML = f"https://github.com/{REPO}"
 DEFAULT_START = datetime(2026, 2, 16, tzinfo=UTC)  # a Monday, 00:00 UTC
 WEEK = timedelta(days=7)
+# Where REST ids start: like a busy repository's in 2026, all but review comments above 2**31.
+ID_BASES = {"comment": 2_690_000_000, "review": 2_610_000_000, "review_comment": 2_060_000_000}
+INT32_ID_BASES = {
+    "comment": 1_690_000_000,
+    "review": 1_610_000_000,
+    "review_comment": 1_060_000_000,
+}
 
 # -- vocabulary ---------------------------------------------------------------------------
 
@@ -554,6 +561,7 @@ class _Week:
         comments_and_reviews: int,
         pr_files: int,
         start: datetime,
+        int32_ids: bool = False,
     ) -> None:
         if start.tzinfo is None:
             raise ValueError("start must be timezone-aware")
@@ -564,6 +572,7 @@ class _Week:
         self.n_issues = issues
         self.n_threads = comments_and_reviews
         self.n_files = pr_files
+        self.int32_ids = int32_ids
         self._users()
         self._paths()
 
@@ -1115,9 +1124,12 @@ class _Week:
             (c for r in reviews for c in r.comments),
             key=lambda c: (c.created, c.number, c.reply_to is not None),
         )
-        self._assign(comments, 2_690_000_000)
-        self._assign(reviews, 2_610_000_000)
-        self._assign(inline, 1_960_000_000)
+        # GitHub's ids passed 2**31 in 2024 (reviews, comments); GraphQL `databaseId` is an
+        # Int, so clients must read `fullDatabaseId`. `int32_ids` keeps them below, as before.
+        bases = INT32_ID_BASES if self.int32_ids else ID_BASES
+        self._assign(comments, bases["comment"])
+        self._assign(reviews, bases["review"])
+        self._assign(inline, bases["review_comment"])
 
     def _assign(self, rows: Sequence[_HasId], base: int) -> None:
         value = base
@@ -1324,10 +1336,13 @@ def generate_week(
     comments_and_reviews: int = 5000,
     pr_files: int = 3000,
     start: datetime = DEFAULT_START,
+    int32_ids: bool = False,
 ) -> list[Record]:
     """One busy week of `bench/inference-engine`, repository record first, then items by
     number, comments, reviews and review comments by id, PR files by (number, path) and closing
-    references — the order `tidings export` writes."""
+    references — the order `tidings export` writes.
+
+    Ids are realistic (review and comment ids above 2**31) unless `int32_ids`."""
     week = _Week(
         seed,
         prs=prs,
@@ -1335,12 +1350,91 @@ def generate_week(
         comments_and_reviews=comments_and_reviews,
         pr_files=pr_files,
         start=start,
+        int32_ids=int32_ids,
     )
     return week.build()
 
 
-def quick_week(seed: int = 0, *, start: datetime = DEFAULT_START) -> list[Record]:
+def quick_week(
+    seed: int = 0, *, start: datetime = DEFAULT_START, int32_ids: bool = False
+) -> list[Record]:
     """A fifth of the default week: same shape, for smoke runs."""
     return generate_week(
-        seed, prs=140, issues=40, comments_and_reviews=1000, pr_files=600, start=start
+        seed,
+        prs=140,
+        issues=40,
+        comments_and_reviews=1000,
+        pr_files=600,
+        start=start,
+        int32_ids=int32_ids,
     )
+
+
+# -- changes for incremental runs ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Change:
+    """One edit to one item, as a maintainer's day would make it: a comment, a relabel, a
+    retitle or a close. `fields` are ItemRecord fields to set; `comment` is a new comment."""
+
+    number: int
+    kind: Literal["issue", "pr"]
+    action: Literal["comment", "label", "retitle", "close"]
+    fields: dict[str, object] = field(default_factory=dict)
+    comment: str | None = None
+    author: str | None = None
+
+
+# Ten changes of a typical hour: comments dominate, then relabels, a retitle, a close.
+_CHANGE_PATTERN: tuple[tuple[Literal["comment", "label", "retitle", "close"], str], ...] = (
+    ("comment", "pr"),
+    ("comment", "issue"),
+    ("label", "pr"),
+    ("comment", "pr"),
+    ("retitle", "pr"),
+    ("comment", "pr"),
+    ("close", "issue"),
+    ("label", "pr"),
+    ("comment", "issue"),
+    ("comment", "pr"),
+)
+
+
+def pick_changes(records: Sequence[Record], n: int = 10, seed: int = 0) -> list[Change]:
+    """`n` distinct items to change, chosen deterministically, in the mix of `_CHANGE_PATTERN`
+    (an issue to close is always an open one)."""
+    rng = random.Random(f"changes-{seed}")
+    items = [r for r in records if isinstance(r, ItemRecord)]
+    commenters = sorted({i.author for i in items if i.author and i.author_type == "User"})
+    changes: list[Change] = []
+    used: set[int] = set()
+    for index in range(n):
+        action, kind = _CHANGE_PATTERN[index % len(_CHANGE_PATTERN)]
+        pool = [
+            i
+            for i in items
+            if i.kind == kind and i.number not in used and (action != "close" or i.state == "open")
+        ]
+        if not pool:
+            pool = [i for i in items if i.number not in used]
+            action = "comment"
+        if not pool:
+            break
+        item = rng.choice(pool)
+        used.add(item.number)
+        if action == "comment":
+            author = rng.choice(commenters) if commenters else None
+            comment = rng.choice(_COMMENT_OPENERS)
+            changes.append(Change(item.number, item.kind, action, comment=comment, author=author))
+        elif action == "label":
+            extra = next((x for x in _EXTRA_PR_LABELS if x not in item.labels), None)
+            labels = [*item.labels, extra] if extra else item.labels[:-1]
+            changes.append(Change(item.number, item.kind, action, {"labels": labels}))
+        elif action == "retitle":
+            title = f"{item.title} (v2)"
+            changes.append(Change(item.number, item.kind, action, {"title": title}))
+        else:
+            fields: dict[str, object] = {"state": "closed", "state_reason": "completed"}
+            changes.append(Change(item.number, item.kind, action, fields))
+    return changes

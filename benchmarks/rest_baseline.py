@@ -1,0 +1,140 @@
+"""The naive REST plan tidings is measured against: list, then fetch everything per item.
+
+This is how per-item collectors (CHAOSS Perceval and most digest scripts) read a repository:
+list the issues (PRs included) updated since the last run, then for every item fetch its
+comments, and for every PR its reviews, review comments and files, paging each with
+`per_page=100`. There are no conditional requests (no ETags), so a re-run with nothing changed
+still lists. It is deliberately a *lower bound* on that plan's cost: it skips the per-PR
+`GET /pulls/{n}` a real collector also needs for merge data, and it runs sequentially, like
+tidings' sync, so request counts and wall times compare like for like.
+
+Answers are parsed as JSON and kept in memory; nothing is written anywhere.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import httpx
+
+PER_PAGE = 100
+
+
+@dataclass
+class BaselineReport:
+    requests: int = 0
+    items: int = 0
+    prs: int = 0
+    comments: int = 0
+    reviews: int = 0
+    review_comments: int = 0
+    pr_files: int = 0
+    elapsed: float = 0.0
+    since: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["elapsed"] = round(self.elapsed, 3)
+        return data
+
+
+@dataclass
+class _Fetched:
+    """Everything read, kept in memory like a collector's cache before it writes."""
+
+    items: list[dict[str, Any]] = field(default_factory=list)
+    comments: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    reviews: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    review_comments: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    files: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+
+
+def _since(value: datetime) -> str:
+    return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+class RestBaseline:
+    """One naive sync of `full_name`; `run(since)` returns what it cost."""
+
+    def __init__(self, api_url: str, full_name: str, token: str, *, timeout: float = 30.0) -> None:
+        self.repo_url = f"{api_url.rstrip('/')}/repos/{full_name}"
+        self.client = httpx.Client(
+            headers={
+                "Authorization": f"Bearer {token}",
+                "Accept": "application/vnd.github+json",
+                "X-GitHub-Api-Version": "2022-11-28",
+                "User-Agent": "tidings-benchmark-baseline",
+            },
+            timeout=timeout,
+        )
+        self.report = BaselineReport()
+        self.data = _Fetched()
+
+    def close(self) -> None:
+        self.client.close()
+
+    def __enter__(self) -> RestBaseline:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _get_all(self, path: str, params: dict[str, str] | None = None) -> list[dict[str, Any]]:
+        """Every page of a listing: follow `Link: rel="next"`, else stop at a short page."""
+        url: str | None = f"{self.repo_url}{path}"
+        query: dict[str, str] | None = {**(params or {}), "per_page": str(PER_PAGE)}
+        page = 1
+        rows: list[dict[str, Any]] = []
+        while url is not None:
+            response = self.client.get(url, params=query)
+            self.report.requests += 1
+            response.raise_for_status()
+            batch = response.json()
+            rows.extend(batch)
+            link = response.links.get("next", {}).get("url")
+            if link:
+                url, query = link, None
+            elif len(batch) == PER_PAGE and "link" not in response.headers:
+                page += 1
+                url = f"{self.repo_url}{path}"
+                query = {**(params or {}), "per_page": str(PER_PAGE), "page": str(page)}
+            else:
+                url = None
+        return rows
+
+    def run(self, since: datetime | None = None) -> BaselineReport:
+        """Read everything updated at or after `since` (all history when None). An incremental
+        run passes the time the previous run started, so nothing changed during it is missed."""
+        self.report = BaselineReport(since=_since(since) if since else None)
+        started = time.monotonic()
+        params = {"state": "all", "sort": "updated", "direction": "asc"}
+        if since is not None:
+            params["since"] = _since(since)
+        items = self._get_all("/issues", params)
+        self.data.items = items
+        for item in items:
+            number = int(item["number"])
+            self.data.comments[number] = self._get_all(f"/issues/{number}/comments")
+            self.report.comments += len(self.data.comments[number])
+            if "pull_request" not in item:
+                continue
+            self.report.prs += 1
+            self.data.reviews[number] = self._get_all(f"/pulls/{number}/reviews")
+            self.data.review_comments[number] = self._get_all(f"/pulls/{number}/comments")
+            self.data.files[number] = self._get_all(f"/pulls/{number}/files")
+            self.report.reviews += len(self.data.reviews[number])
+            self.report.review_comments += len(self.data.review_comments[number])
+            self.report.pr_files += len(self.data.files[number])
+        self.report.items = len(items)
+        self.report.elapsed = time.monotonic() - started
+        return self.report
+
+
+def run_baseline(
+    api_url: str, full_name: str, token: str, *, since: datetime | None = None
+) -> BaselineReport:
+    with RestBaseline(api_url, full_name, token) as baseline:
+        return baseline.run(since)

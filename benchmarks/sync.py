@@ -1,0 +1,477 @@
+"""Sync benchmark: tidings against the naive REST plan on a vLLM-scale week, side by side.
+
+    python benchmarks/sync.py [--latency 0.05] [--quick] [--seed 0] [--memory rss] [--json]
+
+One run generates a synthetic busy week (tests/servers/generate.py: ~700 PRs, ~200 issues,
+~5,000 comments and reviews, ~3,000 changed-file entries), serves it from the loopback GitHub
+(tests/servers/github.py) with a fixed delay per request, and measures three scenarios for
+tidings and for the REST baseline (benchmarks/rest_baseline.py):
+
+1. full sync into an empty store;
+2. incremental re-sync after 10 items changed;
+3. incremental re-sync after nothing changed.
+
+Requests are counted by the server. Each sync runs in a fresh child process (as a CLI run
+would), so the figures are the client's alone: the server, which lives in this process, neither
+competes for the GIL nor shows up in the memory figure. Both tools run sequentially, one
+request at a time, so request counts and wall times compare like for like.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import sys
+import tempfile
+import threading
+import time
+import traceback
+import tracemalloc
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass
+from datetime import datetime
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any, Literal
+
+ROOT = Path(__file__).resolve().parents[1]
+for _path in (ROOT / "src", ROOT):
+    if str(_path) not in sys.path:
+        sys.path.insert(0, str(_path))
+
+from rich.console import Console  # noqa: E402
+from rich.table import Table  # noqa: E402
+from tests.servers.generate import REPO, Change, generate_week, pick_changes, quick_week  # noqa: E402
+from tests.servers.github import FakeGitHub  # noqa: E402
+
+from benchmarks.rest_baseline import run_baseline  # noqa: E402
+
+TOKEN = "bench-token"
+MemoryMode = Literal["rss", "tracemalloc"]
+SCENARIOS = ("full", "changed", "unchanged")
+SCENARIO_TITLES = {
+    "full": "full sync, empty store",
+    "changed": "re-sync, 10 items changed",
+    "unchanged": "re-sync, nothing changed",
+}
+# Targets from the project's brief.
+FULL_MAX_REQUESTS = 300
+FULL_MAX_SHARE = 0.10
+UNCHANGED_MAX_REQUESTS = 5
+
+
+class BenchmarkError(RuntimeError):
+    """A sync failed in its child process; the message carries the child's traceback."""
+
+
+@dataclass
+class Run:
+    tool: str  # "tidings" or "baseline"
+    scenario: str
+    requests: int
+    not_modified: int
+    elapsed: float  # wall seconds inside the child, sync call only
+    peak_memory: int  # bytes: see `memory`
+    max_rss: int  # bytes: the child process's peak resident set, interpreter and imports included
+    memory: MemoryMode
+    detail: dict[str, Any]
+
+
+# -- child processes ----------------------------------------------------------------------
+
+
+def _rss() -> int | None:
+    """This process's resident set size in bytes (Linux), or None where /proc is missing."""
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+class _RssSampler(threading.Thread):
+    """Tracks the peak RSS while the sync runs; reading /proc every 5 ms costs next to nothing."""
+
+    def __init__(self, interval: float = 0.005) -> None:
+        super().__init__(daemon=True)
+        self.interval = interval
+        self.start_rss = _rss() or 0
+        self.peak = self.start_rss
+        self._stop_event = threading.Event()
+
+    def run(self) -> None:
+        while not self._stop_event.wait(self.interval):
+            self.peak = max(self.peak, _rss() or 0)
+
+    def finish(self) -> int:
+        self._stop_event.set()
+        self.join()
+        self.peak = max(self.peak, _rss() or 0)
+        return self.peak - self.start_rss
+
+
+def _measure(mode: MemoryMode, work: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """Run `work` and return its result with its wall time and memory, measured in this
+    (child) process: `rss` = growth of the resident set over its value at the start, sampled;
+    `tracemalloc` = peak of the Python heap (slows allocation-heavy code)."""
+    sampler: _RssSampler | None = None
+    if mode == "tracemalloc":
+        tracemalloc.start()
+    elif _rss() is not None:
+        sampler = _RssSampler()
+        sampler.start()
+    maxrss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    started = time.perf_counter()
+    result = work()
+    elapsed = time.perf_counter() - started
+    # ru_maxrss is KiB on Linux, bytes on macOS.
+    scale = 1 if sys.platform == "darwin" else 1024
+    maxrss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    if mode == "tracemalloc":
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+    elif sampler is not None:
+        peak = sampler.finish()
+    else:
+        peak = (maxrss - maxrss_before) * scale
+    return {"result": result, "elapsed": elapsed, "peak": peak, "max_rss": maxrss * scale}
+
+
+def _in_child(work: Callable[..., dict[str, Any]], *args: Any) -> dict[str, Any]:
+    """Run `work(*args)` in the child; an exception comes back as its formatted traceback
+    (not every exception pickles, and a broken pool would hide the cause)."""
+    try:
+        return work(*args)
+    except BaseException:
+        return {"error": traceback.format_exc()}
+
+
+def _tidings_child(api_url: str, graphql_url: str, db_url: str, mode: MemoryMode) -> dict[str, Any]:
+    from tidings.config import GitHubConfig
+    from tidings.sources.github.sync import sync_repository
+    from tidings.store import Store
+
+    github = GitHubConfig(api_url=api_url, graphql_url=graphql_url)
+    store = Store.open(db_url)
+    try:
+        return _measure(
+            mode,
+            lambda: sync_repository(store, REPO, github=github, token=TOKEN).to_dict(),
+        )
+    finally:
+        store.engine.dispose()
+
+
+def _baseline_child(api_url: str, since: str | None, mode: MemoryMode) -> dict[str, Any]:
+    start = datetime.fromisoformat(since) if since else None
+    return _measure(mode, lambda: run_baseline(api_url, REPO, TOKEN, since=start).to_dict())
+
+
+# -- the benchmark ------------------------------------------------------------------------
+
+
+def _apply(server: FakeGitHub, change: Change) -> None:
+    if change.comment is not None:
+        server.add_comment(
+            REPO,
+            change.number,
+            change.comment,
+            author=change.author,
+            author_association="CONTRIBUTOR",
+        )
+    if change.fields:
+        server.update_item(REPO, change.number, **change.fields)
+
+
+def run_benchmark(
+    *,
+    latency: float = 0.05,
+    quick: bool = False,
+    seed: int = 0,
+    memory: MemoryMode = "rss",
+    progress: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    """Run every scenario for both tools; return the results as a JSON-ready dict."""
+    say = progress or (lambda _msg: None)
+    week = quick_week if quick else generate_week
+    records = week(seed)
+    counts: dict[str, int] = {}
+    for record in records:
+        kind = record.type  # type: ignore[attr-defined]
+        counts[kind] = counts.get(kind, 0) + 1
+    runs: list[Run] = []
+    notes: dict[str, str] = {}  # check -> what is wrong ("" = passed)
+    ctx = get_context("spawn")
+    with (
+        tempfile.TemporaryDirectory(prefix="tidings-bench-") as tmp,
+        FakeGitHub(records, token=TOKEN, latency=latency) as server,
+    ):
+        db_url = f"sqlite:///{Path(tmp) / 'bench.db'}"
+        # The baseline's `since` is the (fake) clock when its previous run started.
+        baseline_since: str | None = None
+
+        def child(tool: str, scenario: str) -> Run:
+            nonlocal baseline_since
+            server.reset_log()
+            started_at = server.clock.isoformat()
+            say(f"{SCENARIO_TITLES[scenario]}: {tool}")
+            with ProcessPoolExecutor(max_workers=1, mp_context=ctx) as pool:
+                if tool == "tidings":
+                    args: tuple[Any, ...] = (server.api_url, server.graphql_url, db_url, memory)
+                    future = pool.submit(_in_child, _tidings_child, *args)
+                else:
+                    args = (server.api_url, baseline_since, memory)
+                    future = pool.submit(_in_child, _baseline_child, *args)
+                out = future.result()
+            if "error" in out:
+                raise BenchmarkError(f"{tool}, {SCENARIO_TITLES[scenario]}:\n{out['error']}")
+            detail = out["result"]
+            if tool == "baseline":
+                baseline_since = started_at
+            return Run(
+                tool=tool,
+                scenario=scenario,
+                requests=server.count(),
+                not_modified=server.count(status=304),
+                elapsed=out["elapsed"],
+                peak_memory=out["peak"],
+                max_rss=out["max_rss"],
+                memory=memory,
+                detail=detail,
+            )
+
+        runs.append(child("tidings", "full"))
+        notes["store equals the served week after the full sync"] = _mismatches(db_url, server)
+        runs.append(child("baseline", "full"))
+
+        server.advance(3600)
+        changes = pick_changes(records, 10, seed)
+        for change in changes:
+            _apply(server, change)
+        server.advance(60)
+        runs.append(child("tidings", "changed"))
+        notes["store equals the served week after the changes"] = _mismatches(db_url, server)
+        runs.append(child("baseline", "changed"))
+
+        server.advance(3600)
+        runs.append(child("tidings", "unchanged"))
+        runs.append(child("baseline", "unchanged"))
+
+    results = _summarise(runs, notes, counts, latency=latency, quick=quick, seed=seed)
+    results["changes"] = [{"number": c.number, "kind": c.kind, "action": c.action} for c in changes]
+    return results
+
+
+# Sync bookkeeping the store keeps and GitHub does not serve.
+_BOOKKEEPING = ("detail_updated_at", "checked_updated_at")
+
+
+def _mismatches(db_url: str, server: FakeGitHub) -> str:
+    """How the store differs from what the server now serves: "" when they are equal, else a
+    summary such as `5 records differ (item.body)`."""
+    from tidings.store import Store
+    from tidings.store.rows import read_records
+
+    store = Store.open(db_url)
+    try:
+        with store.engine.connect() as conn:
+            repo_id = store.require_repo(conn, REPO)
+            got = {_key(r): _plain(r) for r in read_records(conn, repo_id)}
+    finally:
+        store.engine.dispose()
+    want = {_key(r): _plain(r) for r in server.records(REPO)}
+    got = {k: v for k, v in got.items() if k[0] != "sync_state"}
+    missing, extra = len(want.keys() - got.keys()), len(got.keys() - want.keys())
+    fields: set[str] = set()
+    differ = 0
+    for key in want.keys() & got.keys():
+        if want[key] != got[key]:
+            differ += 1
+            fields |= {f"{key[0]}.{f}" for f in want[key] if want[key][f] != got[key].get(f)}
+    parts = []
+    if missing:
+        parts.append(f"{missing} records missing")
+    if extra:
+        parts.append(f"{extra} extra records")
+    if differ:
+        parts.append(f"{differ} records differ ({', '.join(sorted(fields))})")
+    return "; ".join(parts)
+
+
+def _key(record: Any) -> tuple[Any, ...]:
+    data = record.model_dump()
+    return (
+        data["type"],
+        data.get("number"),
+        data.get("id"),
+        data.get("path"),
+        data.get("issue_repo"),
+        data.get("issue_number"),
+        data.get("stream"),
+    )
+
+
+def _plain(record: Any) -> dict[str, Any]:
+    data: dict[str, Any] = record.model_dump()
+    for key in _BOOKKEEPING:
+        data.pop(key, None)
+    return data
+
+
+def _summarise(
+    runs: list[Run],
+    notes: dict[str, str],
+    counts: dict[str, int],
+    *,
+    latency: float,
+    quick: bool,
+    seed: int,
+) -> dict[str, Any]:
+    by = {(r.tool, r.scenario): r for r in runs}
+    ratios: dict[str, dict[str, float | None]] = {}
+    for scenario in SCENARIOS:
+        ours, base = by[("tidings", scenario)], by[("baseline", scenario)]
+        ratios[scenario] = {
+            "requests": ours.requests / base.requests if base.requests else None,
+            "time": ours.elapsed / base.elapsed if base.elapsed else None,
+        }
+    full, base_full = by[("tidings", "full")], by[("baseline", "full")]
+    unchanged = by[("tidings", "unchanged")]
+    targets = {
+        f"full sync <= {FULL_MAX_REQUESTS} requests": full.requests <= FULL_MAX_REQUESTS,
+        "full sync <= 1/10 of the baseline's requests": full.requests
+        <= FULL_MAX_SHARE * base_full.requests,
+        f"no-change re-sync <= {UNCHANGED_MAX_REQUESTS} requests": unchanged.requests
+        <= UNCHANGED_MAX_REQUESTS,
+        "no-change re-sync all 304": unchanged.requests > 0
+        and unchanged.not_modified == unchanged.requests,
+    }
+    return {
+        "repository": REPO,
+        "latency": latency,
+        "quick": quick,
+        "seed": seed,
+        "records": counts,
+        "memory": runs[0].memory if runs else "rss",
+        "runs": [asdict(r) for r in runs],
+        "ratios": ratios,
+        "targets": targets,
+        "checks": {name: not note for name, note in notes.items()},
+        "check_notes": {name: note for name, note in notes.items() if note},
+        "passed": all(targets.values()) and not any(notes.values()),
+    }
+
+
+# -- output -------------------------------------------------------------------------------
+
+
+def _mb(value: int) -> str:
+    return f"{value / 2**20:,.1f} MB"
+
+
+def render(results: dict[str, Any], console: Console) -> None:
+    memory = results["memory"]
+    memory_title = "peak heap (tracemalloc)" if memory == "tracemalloc" else "peak RSS growth"
+    counts = results["records"]
+    week = (
+        f"{counts.get('item', 0)} items, "
+        f"{counts.get('comment', 0) + counts.get('review', 0) + counts.get('review_comment', 0)}"
+        f" comments/reviews, {counts.get('pr_file', 0)} PR files"
+    )
+    table = Table(
+        title=f"Sync benchmark: {results['repository']} ({week}), "
+        f"{results['latency'] * 1000:.0f} ms per request" + (", quick" if results["quick"] else ""),
+        caption="Both tools sequential (one request at a time), each run in a fresh process; "
+        + (
+            "memory: peak Python heap (tracemalloc). "
+            if memory == "tracemalloc"
+            else "memory: peak resident set growth during the sync (sampled every 5 ms). "
+        )
+        + "Baseline: list issues, then per item comments, per PR reviews, review comments, files "
+        "(no ETags; omits GET /pulls/{n}, so it understates a real per-item collector).",
+    )
+    table.add_column("scenario")
+    table.add_column("tool")
+    table.add_column("requests", justify="right")
+    table.add_column("304", justify="right")
+    table.add_column("wall time", justify="right")
+    table.add_column(memory_title, justify="right")
+    by = {(r["tool"], r["scenario"]): r for r in results["runs"]}
+    for scenario in SCENARIOS:
+        for tool in ("tidings", "baseline"):
+            run = by[(tool, scenario)]
+            table.add_row(
+                SCENARIO_TITLES[scenario] if tool == "tidings" else "",
+                tool,
+                f"{run['requests']:,}",
+                f"{run['not_modified']:,}",
+                f"{run['elapsed']:.2f} s",
+                _mb(run["peak_memory"]),
+                end_section=tool == "baseline",
+            )
+    console.print(table)
+    ratio_table = Table(title="tidings / baseline")
+    ratio_table.add_column("scenario")
+    ratio_table.add_column("requests", justify="right")
+    ratio_table.add_column("wall time", justify="right")
+    for scenario in SCENARIOS:
+        ratio = results["ratios"][scenario]
+        ratio_table.add_row(
+            SCENARIO_TITLES[scenario],
+            "n/a" if ratio["requests"] is None else f"{ratio['requests']:.3f}",
+            "n/a" if ratio["time"] is None else f"{ratio['time']:.3f}",
+        )
+    console.print(ratio_table)
+    notes = results.get("check_notes", {})
+    for name, ok in {**results["targets"], **results["checks"]}.items():
+        mark = "[green]PASS[/green]" if ok else "[red]FAIL[/red]"
+        note = f": {notes[name]}" if name in notes else ""
+        console.print(f"{mark} {name}{note}", highlight=False)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--latency", type=float, default=0.05, help="seconds added to every request (0.05)"
+    )
+    parser.add_argument("--quick", action="store_true", help="a fifth of the week, for smoke runs")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--memory",
+        choices=("rss", "tracemalloc"),
+        default="rss",
+        help="rss: growth of the child's peak RSS during the sync (no overhead, default); "
+        "tracemalloc: peak Python heap (slows the sync, so times are not comparable)",
+    )
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    args = parser.parse_args(argv)
+    console = Console(stderr=args.json)
+    try:
+        results = _run(args, console)
+    except BenchmarkError as exc:
+        console.print(f"[red]benchmark failed:[/red] {exc}", highlight=False)
+        return 2
+    if args.json:
+        print(json.dumps(results, indent=2, default=str))
+    else:
+        render(results, console)
+    return 0 if results["passed"] else 1
+
+
+def _run(args: argparse.Namespace, console: Console) -> dict[str, Any]:
+    # Plain progress lines, not a live spinner: a refresh thread in this process would compete
+    # for the GIL with the server threads and slow every answer.
+    return run_benchmark(
+        latency=args.latency,
+        quick=args.quick,
+        seed=args.seed,
+        memory=args.memory,
+        progress=lambda msg: console.print(f"[dim]running: {msg}[/dim]", highlight=False),
+    )
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
