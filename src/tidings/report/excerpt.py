@@ -13,7 +13,12 @@ _HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 _FENCE = re.compile(r"```.*?(```|\Z)", re.DOTALL)
 _NOISE_LINE = re.compile(
     r"^\s*(#{1,6}\s|>|[-*]\s*\[[ xX]\]|\|.*\||-{3,}|={3,}|signed-off-by:|co-authored-by:|"
-    r"fixes\s+#|closes\s+#|resolves\s+#|- vllm version:|- vllm main:|https?://\S+\s*$)",
+    r"- vllm version:|- vllm main:|https?://\S+\s*$)",
+    re.IGNORECASE,
+)
+# "Fixes #12." leads many descriptions; the sentence after it is the description.
+_CLOSING_PREFIX = re.compile(
+    r"^\s*(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?)\s+(?:[\w.-]+/[\w.-]+)?#\d+[.,:;]?\s*",
     re.IGNORECASE,
 )
 _TEMPLATE_ANSWERS = re.compile(r"^\s*(n/?a|none|no\.?|yes\.?|tbd|todo)\s*$", re.IGNORECASE)
@@ -30,7 +35,8 @@ def excerpt(text: str | None, limit: int = 200) -> str:
         return ""
     text = _FENCE.sub("\n\n", _HTML_COMMENT.sub(" ", text))
     kept: list[str] = []
-    for line in text.splitlines():
+    for raw in text.splitlines():
+        line = _CLOSING_PREFIX.sub("", raw)
         if not line.strip() or _NOISE_LINE.match(line) or _TEMPLATE_ANSWERS.match(line):
             if kept and len(" ".join(kept)) >= _MIN_USEFUL:
                 break  # the first paragraph is the point; stop at its end

@@ -87,7 +87,7 @@ TEXT: dict[str, dict[str, str]] = {
         "hot_view_review": "{role} {who}（{n} 条，审查结论 {states}）：{text}",
         "no_words": "（无文字内容）",
         "hot_empty": "本窗口没有达到热度门槛的讨论（至少 2 位参与者或 3 条评论，不计机器人）。",
-        "hot_metrics": "本窗口 {comments} 条评论/审查，{people} 位参与者，{reactions} 个表情回应。",
+        "hot_metrics": "本窗口 {comments} 条评论/审查，{people} 位参与者；累计表情回应 {reactions} 个。",
         "contention_reactions": "条目获得 👍 {up} / 👎 {down}。",
         "contention_reviews": "审查意见不一：{approved} 批准，{changes} 要求修改。",
         "contention_roles": "维护者（{maintainers}）与{others}（{people}）均参与了讨论。",
@@ -189,7 +189,7 @@ TEXT: dict[str, dict[str, str]] = {
         "summary_areas": "Most activity was in {areas}.",
         "area_label": "label {name} ({count})",
         "area_tag": "{name} ({count})",
-        "area_path": "{name}/ ({count})",
+        "area_path": "directory {name} ({count})",
         "list_sep": ", ",
         "topic_empty": "No items related to {title} in this window.",
         "topic_analysis": (
@@ -218,8 +218,8 @@ TEXT: dict[str, dict[str, str]] = {
             "No discussion reached the threshold (2 participants or 3 comments, bots excluded)."
         ),
         "hot_metrics": (
-            "in the window: comments and reviews {comments}, participants {people}, "
-            "reactions {reactions}."
+            "in the window: comments and reviews {comments}, participants {people}; "
+            "reactions so far: {reactions}."
         ),
         "contention_reactions": "The item has 👍 {up} / 👎 {down}.",
         "contention_reviews": "Reviews disagree: {approved} approved, {changes} requested changes.",
