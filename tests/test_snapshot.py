@@ -186,3 +186,22 @@ def test_malformed_snapshot_leaves_store_unchanged(
     after = tmp_path / "after.jsonl"
     export_snapshot(filled, None, after)
     assert _body(after) == _body(before)
+
+
+@pytest.mark.postgres
+def test_sqlite_and_postgresql_exports_are_identical(sqlite_url: str, pg_url: str, tmp_path):
+    """The demo sample (non-ASCII paths and text included) exports to the same bytes from both."""
+    from tidings.demo import SAMPLE_PATH
+
+    outputs = []
+    for url in (sqlite_url, pg_url):
+        store = Store.open(url)
+        try:
+            import_snapshot(store, SAMPLE_PATH)
+            out = tmp_path / f"{len(outputs)}.jsonl"
+            export_snapshot(store, None, out)
+            outputs.append(out.read_text(encoding="utf-8").splitlines()[1:])
+        finally:
+            store.close()
+    assert outputs[0] == outputs[1]
+    assert len(outputs[0]) > 600

@@ -74,13 +74,24 @@ def read_repository(conn: Connection, repo_id: int) -> r.RepositoryRecord:
     return r.RepositoryRecord(**data)
 
 
+def _bytewise(conn: Connection, column: sa.Column) -> sa.ColumnElement:  # type: ignore[type-arg]
+    """Order text by code point on every backend (SQLite's default; PostgreSQL's "C")."""
+    if conn.dialect.name == "postgresql" and isinstance(column.type, (sa.String, sa.Text)):
+        return column.collate("C")
+    return column
+
+
 def read_records(conn: Connection, repo_id: int) -> Iterator[r.Record]:
     """Every record of one repository, in a stable order (the repository record first)."""
     yield read_repository(conn, repo_id)
     for kind, table in TABLES.items():
         cls = r.RECORD_TYPES[kind]
-        order = [table.c[name] for name in ORDER[kind]]
+        order = [_bytewise(conn, table.c[name]) for name in ORDER[kind]]
         result = conn.execute(sa.select(table).where(table.c.repo_id == repo_id).order_by(*order))
         for row in result.mappings():
-            data = {k: v for k, v in row.items() if k != "repo_id"}
+            data = {
+                k: dict(sorted(v.items())) if isinstance(v, dict) else v
+                for k, v in row.items()
+                if k != "repo_id"
+            }
             yield cls.model_construct(**data, type=kind)
