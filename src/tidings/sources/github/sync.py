@@ -31,9 +31,11 @@
    item changed since it was last checked (`checked_updated_at != updated_at`) the stored
    comment count is compared with GitHub's `comments` (and, for PRs, review comments with the
    reviews' comment counts); only on a mismatch are that item's comments re-listed and the
-   rows no longer returned marked `deleted` (never removed). When a stream changed (or with
-   `verify=True`) the repository's issue and PR totals are compared too, and if the store has
-   more than GitHub, item numbers (only) are listed by GraphQL to find and mark the missing.
+   rows no longer returned marked `deleted` (never removed). A `--since` sync only acts on a
+   surplus (a deletion): it holds just the window's comments of old threads by design. When
+   a stream changed (or with `verify=True`) the repository's issue and PR totals are compared
+   too, and if the store has more than GitHub, item numbers (only) are listed by GraphQL to
+   find and mark the missing.
 6. **Bots** — `author_type` is stored as GitHub reports it; deciding what counts as a bot is
    left to the facts layer.
 7. **Crash safety** — every write is one transaction per page or batch and every stage is
@@ -637,11 +639,9 @@ class _Sync:
         agreed: list[int] = []
         for done, item in enumerate(candidates, 1):
             number = item["number"]
-            bad_comments = comments.get(number, 0) != item["comments_count"]
-            bad_reviews = (
-                item["kind"] == "pr"
-                and item["review_comments_count"] is not None
-                and review_comments.get(number, 0) != item["review_comments_count"]
+            bad_comments = self._mismatch(comments.get(number, 0), item["comments_count"])
+            bad_reviews = item["kind"] == "pr" and self._mismatch(
+                review_comments.get(number, 0), item["review_comments_count"]
             )
             if bad_comments or bad_reviews:
                 self._relist(number, item["updated_at"], bad_comments, bad_reviews)
@@ -652,6 +652,16 @@ class _Sync:
                 agreed = []
             if done % 50 == 0 or done == total:
                 self.progress("reconcile", done, total)
+
+    def _mismatch(self, have: int, expected: int | None) -> bool:
+        if expected is None:
+            return False
+        if have > expected:
+            return True  # something we hold was deleted on GitHub
+        # Fewer than GitHub counts: normally a race, worth a re-list. A `--since` sync holds
+        # only the window's comments by design; re-listing every old thread it touches would
+        # cost a request per item, so it leaves them to later syncs.
+        return have < expected and self.since is None
 
     def _mark_checked(self, numbers: list[int]) -> None:
         if not numbers:
