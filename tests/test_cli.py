@@ -220,6 +220,18 @@ def _failures(tmp_path: Path, db: str) -> dict[str, tuple[list[str], tuple[str, 
         "bad repo name": (["stats", "widgets", "--date", "2026-02-24"], ("OWNER/REPO",)),
         "missing argument": (["stats"], ("Missing argument", "--help")),
         "unknown option": (["repos", "--colour"], ("--colour", "--help")),
+        "unknown repo for report": (
+            ["report", "daily", "nobody/here", "--date", "2026-02-24"],
+            ("nobody/here", "not in the store"),
+        ),
+        "bad report language": (
+            ["report", "daily", "acme/widgets", "--date", "2026-02-24", "--lang", "fr"],
+            ("--lang", "zh, en"),
+        ),
+        "bad report format": (
+            ["report", "daily", "acme/widgets", "--date", "2026-02-24", "--format", "pdf"],
+            ("--format", "md, json"),
+        ),
         "unreachable database": (
             ["--db", "postgresql+psycopg://u:hunter2pass@127.0.0.1:9/x", "repos"],
             ("cannot open database", "***"),
@@ -240,6 +252,9 @@ CASES = [
     "bad repo name",
     "missing argument",
     "unknown option",
+    "unknown repo for report",
+    "bad report language",
+    "bad report format",
     "unreachable database",
 ]
 
@@ -328,3 +343,55 @@ def test_sync_then_stats_against_fake_github(
     data = json.loads(r.out)
     assert data["items"]["new_issues"] == [1] and data["items"]["merged_prs"] == [2]
     assert data["top_paths"][0]["path"] == "vllm/platforms/rocm.py"
+
+
+def test_report_daily_markdown_json_and_out(run: Runner, db: str, tmp_path: Path) -> None:
+    r = run("--db", db, "report", "daily", "acme/widgets", "--date", "2026-02-24", "--lang", "en")
+    assert r.code == 0, r.err
+    assert r.out.startswith("# widgets development report - 2026-02-24\n")
+    # The config's 11:31 Shanghai cut-off shapes the window.
+    assert "2026-02-24 11:31 (UTC+8) ~ 2026-02-25 11:31 (UTC+8)" in r.out
+
+    r = run(
+        "--db", db, "report", "daily", "acme/widgets", "--date", "2026-02-24", "--format", "json"
+    )
+    assert r.code == 0, r.err
+    data = json.loads(r.out)
+    assert data["lang"] == "en" and data["kind"] == "daily"  # the config sets no language
+    assert data["stats"]["merged_prs"] == 1
+    assert [ref["number"] for ref in data["appendix"]["merged_prs"]] == [2]
+
+    target = tmp_path / "out" / "day.md"
+    r = run(
+        "--db",
+        db,
+        "report",
+        "daily",
+        "acme/widgets",
+        "--date",
+        "2026-02-24",
+        "--lang",
+        "zh",
+        "--out",
+        str(target),
+    )
+    assert r.code == 0, r.err
+    assert target.read_text(encoding="utf-8").startswith("# widgets 开发动态报告 - 2026-02-24")
+    assert not [p for p in target.parent.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_demo_writes_both_languages_offline(run: Runner, tmp_path: Path) -> None:
+    out = tmp_path / "demo"
+    r = run("demo", "--out", str(out))
+    assert r.code == 0, r.err
+    files = sorted(p.name for p in (out / "daily").iterdir())
+    assert len(files) == 12 * 2 * 2
+    assert "2026-03-08.zh.md" in files and "2026-03-13.en.json" in files
+    assert str(out / "daily") in r.err  # it says where the reports are
+    quiet = (out / "daily" / "2026-03-08.en.md").read_text(encoding="utf-8")
+    assert "A quiet window" in quiet
+    # Running it again is idempotent: same store contents, same reports (bar the timestamp).
+    first = (out / "daily" / "2026-03-10.zh.md").read_text(encoding="utf-8")
+    assert run("demo", "--out", str(out)).code == 0
+    again = (out / "daily" / "2026-03-10.zh.md").read_text(encoding="utf-8")
+    assert first.split("生成于")[0] == again.split("生成于")[0]

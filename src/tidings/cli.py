@@ -42,6 +42,7 @@ app = typer.Typer(
 class State:
     db: str
     config_path: Path | None
+    db_given: bool = False  # --db or TIDINGS_DB was set (the demo keeps its own store otherwise)
     _config: Config | None = field(default=None, repr=False)
     _stores: list[Store] = field(default_factory=list, repr=False)
 
@@ -103,7 +104,7 @@ def root(
         ),
     ] = False,
 ) -> None:
-    state = State(db=db or default_db_url(), config_path=config)
+    state = State(db=db or default_db_url(), config_path=config, db_given=db is not None)
     ctx.obj = state
     ctx.call_on_close(state.close)
 
@@ -252,6 +253,115 @@ def repos(ctx: typer.Context, as_json: JsonOpt = False) -> None:
         console.err.print("the store is empty: run `tidings sync OWNER/REPO` first", markup=False)
     else:
         console.out.print(console.repos_table(rows))
+
+
+report_app = typer.Typer(
+    help="Write reports (Markdown or the report model as JSON).", no_args_is_help=True
+)
+app.add_typer(report_app, name="report")
+
+LangOpt = Annotated[
+    str | None,
+    typer.Option("--lang", help="zh or en (default: the repository's `language` in the config)."),
+]
+FormatOpt = Annotated[
+    str, typer.Option("--format", help="md (Markdown) or json (the report model, docs/report.md).")
+]
+OutOpt = Annotated[Path | None, typer.Option("--out", help="Write to this file instead of stdout.")]
+
+
+def _choice(name: str, value: str, allowed: tuple[str, ...]) -> str:
+    if value not in allowed:
+        raise TidingsError(
+            f"{name} must be one of {', '.join(allowed)}, got {value!r}",
+            f"e.g. {name} {allowed[0]}",
+        )
+    return value
+
+
+def _render(report: object, fmt: str) -> str:
+    from tidings.render.markdown import render_daily_markdown
+    from tidings.report.model import DailyReport
+
+    assert isinstance(report, DailyReport)
+    if fmt == "json":
+        return report.model_dump_json(indent=2) + "\n"
+    return render_daily_markdown(report)
+
+
+@report_app.command("daily")
+def report_daily(
+    ctx: typer.Context,
+    repo: RepoArg,
+    date: Annotated[str, typer.Option("--date", help="The day, YYYY-MM-DD.")],
+    lang: LangOpt = None,
+    fmt: FormatOpt = "md",
+    out: OutOpt = None,
+) -> None:
+    """Write one day's report: every number from the store, prose by rules (no model yet)."""
+    from tidings.facts.windows import parse_date
+    from tidings.outputs import write_atomic
+    from tidings.report.daily import build_daily
+
+    state = _state(ctx)
+    repo = _repo_name(repo)
+    settings = state.config().repo(repo)
+    language = _choice("--lang", lang or settings.language, ("zh", "en"))
+    _choice("--format", fmt, ("md", "json"))
+    day = parse_date(date)
+    report = build_daily(state.store(), settings, day, language)  # type: ignore[arg-type]
+    text = _render(report, fmt)
+    if out is None:
+        console.stdout.write(text)
+        console.stdout.flush()
+        return
+    write_atomic(out, text)
+    console.err.print(f"wrote {out}", markup=False)
+
+
+@app.command()
+def demo(
+    ctx: typer.Context,
+    out: Annotated[
+        Path, typer.Option("--out", help="Folder for the demo's store and reports.")
+    ] = Path("tidings-demo"),
+) -> None:
+    """Import the bundled sample repository and write its daily reports in zh and en (offline)."""
+    from datetime import date as date_type
+    from datetime import timedelta
+
+    from tidings.config import load_config
+    from tidings.demo import CONFIG_PATH, FIRST_DAY, LAST_DAY, REPO, SAMPLE_PATH
+    from tidings.outputs import write_atomic
+    from tidings.report.daily import build_daily
+    from tidings.snapshot import import_snapshot
+
+    state = _state(ctx)
+    if not state.db_given:
+        state.db = f"sqlite:///{(out / 'demo.db').resolve()}"
+        out.mkdir(parents=True, exist_ok=True)
+    store = state.store()
+    import_snapshot(store, SAMPLE_PATH)
+    settings = load_config(CONFIG_PATH).repo(REPO)
+    first, last = date_type.fromisoformat(FIRST_DAY), date_type.fromisoformat(LAST_DAY)
+    days = [first + timedelta(days=k) for k in range((last - first).days + 1)]
+    jobs = [(day, lang) for day in days for lang in ("zh", "en")]
+    written: list[Path] = []
+    with console.progress_display() as progress:
+        for done, (day, lang) in enumerate(jobs, start=1):
+            report = build_daily(store, settings, day, lang)  # type: ignore[arg-type]
+            for fmt in ("md", "json"):
+                path = out / "daily" / f"{day.isoformat()}.{lang}.{fmt}"
+                write_atomic(path, _render(report, fmt))
+                written.append(path)
+            progress("daily reports", done, len(jobs))
+    sample = out / "daily" / f"{days[len(days) // 2 + 2].isoformat()}.zh.md"
+    console.err.print(
+        f"wrote {len(written)} files for {REPO} ({len(days)} days, zh and en, Markdown and "
+        f"JSON) to {out / 'daily'}/\nopen one: {sample}",
+        markup=False,
+        soft_wrap=True,
+    )
 
 
 def _usage_line(exc: UsageError) -> str:
