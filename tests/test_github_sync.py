@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import httpx
 import pytest
 
 from tests.servers import github as fake_module
@@ -285,3 +286,37 @@ def test_since_starts_streams_at_that_date(store: Store, fake: FakeGitHub) -> No
         got = [x for x in read_records(conn, repo_id) if x.type == "item"]  # type: ignore[attr-defined]
     assert len(got) == sum(1 for i in items if i.updated_at >= cut)
     assert report.rest_requests < 20
+
+
+class _Crash(Exception):
+    """Stands in for the process being killed mid-sync."""
+
+
+class _CrashingTransport(httpx.HTTPTransport):
+    def __init__(self, after: int) -> None:
+        super().__init__()
+        self.left = after
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        self.left -= 1
+        if self.left < 0:
+            raise _Crash
+        return super().handle_request(request)
+
+
+@pytest.mark.parametrize("after", [1, 3, 5, 7, 9])
+def test_killed_sync_resumes_to_the_same_store(
+    sqlite_store: Store, fake: FakeGitHub, after: int
+) -> None:
+    github = GitHubConfig(api_url=fake.api_url, graphql_url=fake.graphql_url)
+    client = GitHubClient(
+        fake.api_url, fake.graphql_url, TOKEN, transport=_CrashingTransport(after)
+    )
+    with pytest.raises(_Crash):
+        sync_repository(sqlite_store, REPO, github=github, token=TOKEN, client=client)
+    # Edits land between the crash and the re-run, as they would on GitHub.
+    fake.advance(60)
+    first = next(x for x in records_of(fake, REPO) if isinstance(x, r.ItemRecord))
+    fake.add_comment(REPO, first.number, "while we were down")
+    sync(sqlite_store, fake)
+    assert_same(sqlite_store, fake)
