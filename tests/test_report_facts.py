@@ -259,3 +259,59 @@ def test_config_round_trip_of_topics():
         'title_tags = ["ROCm", "[AMD]"]\n'
     )
     assert cfg.repos[0].topics[0].title_tags == ["ROCm", "[AMD]"]
+
+
+HOSTILE = (
+    "# Heading\n- list [x](javascript:alert(1)) ![img](http://evil.example/p.png) "
+    "<script>alert(1)</script> <img src=x onerror=alert(1)> | a | b |\n|---|---|\n"
+    "@everyone #123 www.evil.example http://evil.example ```fence``` <!-- c --> **bold**"
+)
+
+
+def test_hostile_text_cannot_change_structure_in_any_section(sqlite_store: Store, rec: Records):
+    """Hostile titles, bodies, comments and labels in every section stay inert text."""
+    from tests import report_checks
+    from tidings.render.markdown import render_daily_markdown
+
+    seed(
+        sqlite_store,
+        [
+            rec.repo(REPO),
+            # A crash issue on the ROCm track (topic + watch list + hot discussion + appendix).
+            rec.issue(
+                1,
+                "2026-02-24T02:00:00Z",
+                title=f"[ROCm] crash {HOSTILE}",
+                body=HOSTILE,
+                labels=["rocm", "<b>x</b>"],
+            ),
+            *[
+                rec.comment(1, "2026-02-24T03:00:00Z", author=u, body=HOSTILE)
+                for u in ("u1", "u2", "u3")
+            ],
+            # A merged PR (key change + trends), closing the issue.
+            rec.pr(
+                2,
+                "2026-02-24T02:00:00Z",
+                merged_at="2026-02-24T05:00:00Z",
+                title=f"[ROCm] {HOSTILE}",
+                body=HOSTILE,
+                additions=5,
+                deletions=1,
+                changed_files=1,
+                labels=["rocm"],
+            ),
+            rec.file(2, "widgets/platforms/rocm.py", 5, 1),
+            rec.closing_ref(2, 1),
+        ],
+    )
+    for lang in ("zh", "en"):
+        report = build_daily(sqlite_store, _config(), DAY, lang)  # type: ignore[arg-type]
+        assert report.topics[0].items and report.hot_discussions and report.key_changes
+        assert report.watchlist and report.trends
+        text = render_daily_markdown(report)
+        expected = [h for h in report_checks.headings(text) if h[0] in ("h1", "h2")]
+        assert len(expected) == 9  # title + 8 sections, none injected
+        report_checks.check_structure(
+            text, repo=REPO, numbers={1, 2}, logins={"alice", "u1", "u2", "u3"}
+        )
