@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import sys
 import tempfile
 import threading
@@ -42,6 +41,7 @@ for _path in (ROOT / "src", ROOT):
     if str(_path) not in sys.path:
         sys.path.insert(0, str(_path))
 
+from rich import box  # noqa: E402
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 from tests.servers.generate import REPO, Change, generate_week, pick_changes, quick_week  # noqa: E402
@@ -57,6 +57,7 @@ SCENARIO_TITLES = {
     "changed": "re-sync, 10 items changed",
     "unchanged": "re-sync, nothing changed",
 }
+SCENARIO_SHORT = {"full": "full sync", "changed": "10 changed", "unchanged": "no change"}
 # Targets from the project's brief.
 FULL_MAX_REQUESTS = 300
 FULL_MAX_SHARE = 0.10
@@ -74,8 +75,9 @@ class Run:
     requests: int
     not_modified: int
     elapsed: float  # wall seconds inside the child, sync call only
-    peak_memory: int  # bytes: see `memory`
-    max_rss: int  # bytes: the child process's peak resident set, interpreter and imports included
+    cpu: float  # CPU seconds of the child during the sync (the rest is waiting on the server)
+    peak_memory: int | None  # bytes: see `memory`; None where it cannot be measured
+    peak_rss: int | None  # bytes: the child's peak resident set, interpreter and imports included
     memory: MemoryMode
     detail: dict[str, Any]
 
@@ -114,30 +116,32 @@ class _RssSampler(threading.Thread):
 
 
 def _measure(mode: MemoryMode, work: Callable[[], dict[str, Any]]) -> dict[str, Any]:
-    """Run `work` and return its result with its wall time and memory, measured in this
-    (child) process: `rss` = growth of the resident set over its value at the start, sampled;
-    `tracemalloc` = peak of the Python heap (slows allocation-heavy code)."""
-    sampler: _RssSampler | None = None
+    """Run `work` and return its result with its wall and CPU time and memory, measured in
+    this (child) process: `rss` = growth of the resident set over its value at the start,
+    sampled; `tracemalloc` = peak of the Python heap (slows allocation-heavy code)."""
+    # ru_maxrss is useless here: a spawned child inherits the high-water mark of the parent
+    # it was forked from (the server, holding the whole week), so RSS is sampled from /proc.
+    sampler = _RssSampler() if _rss() is not None else None
+    if sampler is not None:
+        sampler.start()
     if mode == "tracemalloc":
         tracemalloc.start()
-    elif _rss() is not None:
-        sampler = _RssSampler()
-        sampler.start()
-    maxrss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     result = work()
-    elapsed = time.perf_counter() - started
-    # ru_maxrss is KiB on Linux, bytes on macOS.
-    scale = 1 if sys.platform == "darwin" else 1024
-    maxrss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
+    growth = sampler.finish() if sampler is not None else None
     if mode == "tracemalloc":
-        peak = tracemalloc.get_traced_memory()[1]
+        peak: int | None = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
-    elif sampler is not None:
-        peak = sampler.finish()
     else:
-        peak = (maxrss - maxrss_before) * scale
-    return {"result": result, "elapsed": elapsed, "peak": peak, "max_rss": maxrss * scale}
+        peak = growth
+    return {
+        "result": result,
+        "elapsed": elapsed,
+        "cpu": cpu,
+        "peak": peak,
+        "peak_rss": sampler.peak if sampler is not None else None,
+    }
 
 
 def _in_child(work: Callable[..., dict[str, Any]], *args: Any) -> dict[str, Any]:
@@ -237,8 +241,9 @@ def run_benchmark(
                 requests=server.count(),
                 not_modified=server.count(status=304),
                 elapsed=out["elapsed"],
+                cpu=out["cpu"],
                 peak_memory=out["peak"],
-                max_rss=out["max_rss"],
+                peak_rss=out["peak_rss"],
                 memory=memory,
                 detail=detail,
             )
@@ -334,8 +339,11 @@ def _summarise(
     ratios: dict[str, dict[str, float | None]] = {}
     for scenario in SCENARIOS:
         ours, base = by[("tidings", scenario)], by[("baseline", scenario)]
+        ours_paid = ours.requests - ours.not_modified
+        base_paid = base.requests - base.not_modified
         ratios[scenario] = {
             "requests": ours.requests / base.requests if base.requests else None,
+            "non_304_requests": ours_paid / base_paid if base_paid else None,
             "time": ours.elapsed / base.elapsed if base.elapsed else None,
         }
     full, base_full = by[("tidings", "full")], by[("baseline", "full")]
@@ -368,13 +376,13 @@ def _summarise(
 # -- output -------------------------------------------------------------------------------
 
 
-def _mb(value: int) -> str:
-    return f"{value / 2**20:,.1f} MB"
+def _mb(value: int | None) -> str:
+    return "n/a" if value is None else f"{value / 2**20:,.1f} MB"
 
 
 def render(results: dict[str, Any], console: Console) -> None:
     memory = results["memory"]
-    memory_title = "peak heap (tracemalloc)" if memory == "tracemalloc" else "peak RSS growth"
+    memory_title = "heap" if memory == "tracemalloc" else "memory"
     counts = results["records"]
     week = (
         f"{counts.get('item', 0)} items, "
@@ -384,45 +392,57 @@ def render(results: dict[str, Any], console: Console) -> None:
     table = Table(
         title=f"Sync benchmark: {results['repository']} ({week}), "
         f"{results['latency'] * 1000:.0f} ms per request" + (", quick" if results["quick"] else ""),
-        caption="Both tools sequential (one request at a time), each run in a fresh process; "
+        caption="CPU: the syncing process's own CPU time; wall time also includes the "
+        "latency and the loopback server's work (e.g. executing GraphQL). "
+        "Both tools sequential (one request at a time), each run in a fresh process; "
         + (
-            "memory: peak Python heap (tracemalloc). "
+            "Heap: the Python heap's peak during the sync (tracemalloc). "
             if memory == "tracemalloc"
-            else "memory: peak resident set growth during the sync (sampled every 5 ms). "
+            else "Memory: the process's peak resident set during the sync less its size at "
+            "the start (sampled every 5 ms). "
         )
         + "Baseline: list issues, then per item comments, per PR reviews, review comments, files "
         "(no ETags; omits GET /pulls/{n}, so it understates a real per-item collector).",
     )
-    table.add_column("scenario")
-    table.add_column("tool")
-    table.add_column("requests", justify="right")
-    table.add_column("304", justify="right")
-    table.add_column("wall time", justify="right")
-    table.add_column(memory_title, justify="right")
+    table.box = box.SIMPLE_HEAD
+    table.pad_edge = False
+    table.add_column("scenario", min_width=10)
+    table.add_column("tool", no_wrap=True)
+    table.add_column("requests", justify="right", no_wrap=True)
+    table.add_column("304", justify="right", no_wrap=True)
+    table.add_column("non-304", justify="right", no_wrap=True)
+    table.add_column("wall", justify="right", no_wrap=True)
+    table.add_column("CPU", justify="right", no_wrap=True)
+    table.add_column(memory_title, justify="right", no_wrap=True)
     by = {(r["tool"], r["scenario"]): r for r in results["runs"]}
     for scenario in SCENARIOS:
         for tool in ("tidings", "baseline"):
             run = by[(tool, scenario)]
             table.add_row(
-                SCENARIO_TITLES[scenario] if tool == "tidings" else "",
+                SCENARIO_SHORT[scenario] if tool == "tidings" else "",
                 tool,
                 f"{run['requests']:,}",
                 f"{run['not_modified']:,}",
+                f"{run['requests'] - run['not_modified']:,}",
                 f"{run['elapsed']:.2f} s",
+                f"{run['cpu']:.2f} s",
                 _mb(run["peak_memory"]),
                 end_section=tool == "baseline",
             )
     console.print(table)
-    ratio_table = Table(title="tidings / baseline")
+    ratio_table = Table(title="tidings / baseline", box=box.SIMPLE_HEAD)
     ratio_table.add_column("scenario")
     ratio_table.add_column("requests", justify="right")
+    ratio_table.add_column("non-304", justify="right")
     ratio_table.add_column("wall time", justify="right")
     for scenario in SCENARIOS:
         ratio = results["ratios"][scenario]
         ratio_table.add_row(
             SCENARIO_TITLES[scenario],
-            "n/a" if ratio["requests"] is None else f"{ratio['requests']:.3f}",
-            "n/a" if ratio["time"] is None else f"{ratio['time']:.3f}",
+            *(
+                "n/a" if ratio.get(key) is None else f"{ratio[key]:.3f}"
+                for key in ("requests", "non_304_requests", "time")
+            ),
         )
     console.print(ratio_table)
     notes = results.get("check_notes", {})
@@ -443,8 +463,9 @@ def main(argv: list[str] | None = None) -> int:
         "--memory",
         choices=("rss", "tracemalloc"),
         default="rss",
-        help="rss: growth of the child's peak RSS during the sync (no overhead, default); "
-        "tracemalloc: peak Python heap (slows the sync, so times are not comparable)",
+        help="rss: growth of the sync process's resident set, sampled from /proc every 5 ms "
+        "(Linux; next to no overhead; default); tracemalloc: peak Python heap (slows the "
+        "sync, so its times are not comparable)",
     )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     args = parser.parse_args(argv)

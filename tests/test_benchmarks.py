@@ -22,7 +22,8 @@ def test_quick_benchmark_reports_every_figure() -> None:
     for run in runs.values():
         assert run["requests"] > 0
         assert run["elapsed"] > 0
-        assert isinstance(run["peak_memory"], int) and run["max_rss"] > 0
+        assert run["cpu"] >= 0
+        assert isinstance(run["peak_memory"], int) and run["peak_rss"] >= run["peak_memory"]
         assert 0 <= run["not_modified"] <= run["requests"]
     # The baseline makes at least one request per item and three more per PR, every time.
     base_full = runs[("baseline", "full")]
@@ -32,7 +33,7 @@ def test_quick_benchmark_reports_every_figure() -> None:
     # The ten changed items are what the baseline re-reads.
     assert runs[("baseline", "changed")]["detail"]["items"] == 10
     for scenario in SCENARIOS:
-        assert set(results["ratios"][scenario]) == {"requests", "time"}
+        assert set(results["ratios"][scenario]) == {"requests", "non_304_requests", "time"}
     assert set(results["targets"]) and all(isinstance(v, bool) for v in results["targets"].values())
     assert results["checks"] == {
         "store equals the served week after the full sync": True,
@@ -49,7 +50,15 @@ def test_render_prints_the_table_and_verdicts() -> None:
 
     from rich.console import Console
 
-    run = {"requests": 10, "not_modified": 4, "elapsed": 1.5, "peak_memory": 2**20, "memory": "rss"}
+    run = {
+        "requests": 10,
+        "not_modified": 4,
+        "elapsed": 1.5,
+        "cpu": 0.25,
+        "peak_memory": 2**20,
+        "peak_rss": 2**26,
+        "memory": "rss",
+    }
     results = {
         "repository": "bench/inference-engine",
         "latency": 0.05,
@@ -61,7 +70,7 @@ def test_render_prints_the_table_and_verdicts() -> None:
             for scenario in SCENARIOS
             for tool in ("tidings", "baseline")
         ],
-        "ratios": {s: {"requests": 1.0, "time": None} for s in SCENARIOS},
+        "ratios": {s: {"requests": 1.0, "non_304_requests": None, "time": 0.5} for s in SCENARIOS},
         "targets": {"full sync <= 300 requests": True, "no-change re-sync all 304": False},
         "checks": {"store equals the served week after the full sync": False},
         "check_notes": {"store equals the served week after the full sync": "2 records differ"},
@@ -69,7 +78,8 @@ def test_render_prints_the_table_and_verdicts() -> None:
     out = StringIO()
     render(results, Console(file=out, width=200))
     text = out.getvalue()
-    assert "re-sync, nothing changed" in text and "1.50 s" in text and "1.0 MB" in text
+    assert "no change" in text and "1.50 s" in text and "1.0 MB" in text
+    assert "0.25 s" in text and " 6 " in text  # client CPU; 10 requests - 4 not modified
     assert "PASS full sync <= 300 requests" in text
     assert "FAIL no-change re-sync all 304" in text
     assert "n/a" in text
