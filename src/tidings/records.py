@@ -87,6 +87,10 @@ class ItemRecord(Record):
     # its comment counts were last reconciled. Kept in snapshots so a round trip is exact.
     detail_updated_at: OptUTCTime = None
     checked_updated_at: OptUTCTime = None
+    # "git" when read from a local clone rather than the API; None for the API.
+    source: str | None = None
+    # Review threads left unresolved when the PR was last fetched; None when not known.
+    unresolved_threads: int | None = None
 
 
 class CommentRecord(Record):

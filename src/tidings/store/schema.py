@@ -83,6 +83,11 @@ items = Table(
     Column("deleted", Boolean, nullable=False, default=False),
     Column("detail_updated_at", UTCDateTime),
     Column("checked_updated_at", UTCDateTime),
+    # Where the row came from when not the GitHub API: "git" for a PR read from a local clone's
+    # history (no comments, reviews or labels behind it).
+    Column("source", String(10)),
+    # Review threads still unresolved when last fetched (None: not known).
+    Column("unresolved_threads", Integer),
     PrimaryKeyConstraint("repo_id", "number"),
     Index("ix_items_repo_created", "repo_id", "created_at"),
     Index("ix_items_repo_closed", "repo_id", "closed_at"),
@@ -192,4 +197,18 @@ http_cache = Table(
     Column("key", Text, primary_key=True),
     Column("etag", Text),
     Column("last_modified", Text),
+)
+
+# Model answers, keyed by a hash of everything that shapes them (input content, prompt and
+# schema version, model, parameters, language): a re-run with unchanged input costs nothing.
+llm_cache = Table(
+    "llm_cache",
+    metadata,
+    Column("key", String(64), primary_key=True),
+    Column("kind", String(50), nullable=False),
+    Column("model", String(200), nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("value", JSONType, nullable=False),
+    Column("prompt_tokens", Integer, nullable=False, default=0),
+    Column("completion_tokens", Integer, nullable=False, default=0),
 )

@@ -99,6 +99,7 @@ _DETAIL_COLUMNS = (
     "head_sha",
     "review_decision",
     "review_comments_count",
+    "unresolved_threads",
     "detail_updated_at",
     "checked_updated_at",
 )
