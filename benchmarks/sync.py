@@ -394,7 +394,7 @@ def render(results: dict[str, Any], console: Console) -> None:
         f"{results['latency'] * 1000:.0f} ms per request" + (", quick" if results["quick"] else ""),
         caption="CPU: the syncing process's own CPU time; wall time also includes the "
         "latency and the loopback server's work (e.g. executing GraphQL). "
-        "Both tools sequential (one request at a time), each run in a fresh process; "
+        "Both tools sequential (one request at a time), each run in a fresh process. "
         + (
             "Heap: the Python heap's peak during the sync (tracemalloc). "
             if memory == "tracemalloc"
