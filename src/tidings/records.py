@@ -162,6 +162,9 @@ class PRFileRecord(Record):
     status: str | None = None  # added, modified, removed, renamed, copied, changed
     additions: int | None = None
     deletions: int | None = None
+    # Added lines of the file's diff, one per line without the leading "+" (None: not known;
+    # the git source fills it, the GitHub sync does not fetch patches).
+    patch: str | None = None
 
 
 class ClosingRefRecord(Record):

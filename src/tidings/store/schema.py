@@ -167,6 +167,9 @@ pr_files = Table(
     Column("status", String(20)),
     Column("additions", Integer),
     Column("deletions", Integer),
+    # The file's added lines (git source only; the GitHub sync leaves it NULL): the risk
+    # rules that look at code, such as a new `assert` in non-test code, need them.
+    Column("patch", Text),
     PrimaryKeyConstraint("repo_id", "number", "path"),
 )
 
