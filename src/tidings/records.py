@@ -24,6 +24,7 @@ def _utc(value: datetime | None) -> datetime | None:
 UTCTime = Annotated[datetime, AfterValidator(_utc)]
 OptUTCTime = Annotated[datetime | None, AfterValidator(_utc)]
 
+
 def _sorted_keys(value: dict[str, int]) -> dict[str, int]:
     # One canonical order: PostgreSQL's JSONB reorders keys, and snapshots must not depend on
     # which database they came from.
