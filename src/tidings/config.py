@@ -59,6 +59,68 @@ class ImportanceConfig(_Strict):
     top: int = Field(default=5, ge=0, le=50)  # how many key changes a daily report lists
 
 
+RISK_TAGS = (
+    "missing_tests",
+    "tests_removed",
+    "core_path",
+    "large_change",
+    "assert_validation",
+    "revert",
+    "no_approval",
+    "dependency_change",
+    "security_path",
+    "follow_up_promised",
+)
+
+
+# fmt: off
+_CODE_EXTENSIONS = (
+    ".py", ".pyx", ".c", ".cc", ".cpp", ".cu", ".cuh", ".h", ".hpp", ".rs", ".go", ".java",
+    ".js", ".ts", ".sh",
+)
+_DEPENDENCY_PATHS = (
+    "requirements*.txt", "requirements/**", "**/requirements*.txt", "pyproject.toml", "setup.py",
+    "setup.cfg", "CMakeLists.txt", "**/CMakeLists.txt", "cmake/**", "Dockerfile*",
+    "**/Dockerfile*", "docker/**", "*.lock", "package.json", "Cargo.toml", "go.mod",
+    "MANIFEST.in",
+)
+# Paths whose changes deserve a security-minded second look: names, not contents.
+_SECURITY_PATHS = (
+    "**/*auth*", "**/*secur*", "**/*secret*", "**/*credential*", "**/*crypt*",
+    "**/*permission*", "**/*sandbox*", "**/*ssl*",
+)
+# fmt: on
+
+
+class RiskConfig(_Strict):
+    """Thresholds and paths of the PR risk rules (see facts/risk.py and docs/report.md)."""
+
+    large_lines: int = Field(default=1000, ge=1)  # added + deleted lines
+    large_files: int = Field(default=30, ge=1)
+    # Code lines (added + deleted, outside tests) a PR may change without touching a test.
+    missing_tests_min_lines: int = Field(default=20, ge=1)
+    # Net test lines a PR must remove before "tests removed" fires (a deleted test file
+    # always does).
+    tests_removed_min_lines: int = Field(default=10, ge=1)
+    code_extensions: list[str] = Field(default_factory=lambda: list(_CODE_EXTENSIONS))
+    dependency_paths: list[str] = Field(default_factory=lambda: list(_DEPENDENCY_PATHS))
+    security_paths: list[str] = Field(default_factory=lambda: list(_SECURITY_PATHS))
+    # Points per tag when ranking the week's risk observations; unset tags keep the defaults
+    # of facts/risk.py.
+    weights: dict[str, float] = Field(default_factory=dict)
+    top: int = Field(default=5, ge=0, le=50)  # risk observations in a weekly report
+
+    _globs = field_validator("dependency_paths", "security_paths")(_check_globs)
+
+    @field_validator("weights")
+    @classmethod
+    def _known_tags(cls, value: dict[str, float]) -> dict[str, float]:
+        for tag in value:
+            if tag not in RISK_TAGS:
+                raise ValueError(f"unknown risk tag {tag!r} (known: {', '.join(RISK_TAGS)})")
+        return value
+
+
 class RepoConfig(_Strict):
     name: str
     display_name: str | None = None  # "vLLM"; default: the repository name
@@ -72,6 +134,7 @@ class RepoConfig(_Strict):
     )
     bots: list[str] = Field(default_factory=list)
     importance: ImportanceConfig = Field(default_factory=ImportanceConfig)
+    risk: RiskConfig = Field(default_factory=RiskConfig)
 
     @field_validator("name")
     @classmethod
