@@ -395,3 +395,43 @@ def test_demo_writes_both_languages_offline(run: Runner, tmp_path: Path) -> None
     assert run("demo", "--out", str(out)).code == 0
     again = (out / "daily" / "2026-03-10.zh.md").read_text(encoding="utf-8")
     assert first.split("生成于")[0] == again.split("生成于")[0]
+
+
+@pytest.mark.parametrize("case", ["unknown repo", "bad token", "unreachable host"])
+def test_sync_failures_are_one_line_and_leave_the_store_alone(
+    run: Runner,
+    db: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    case: str,
+) -> None:
+    """The store already holds acme/widgets; a failed sync must not change a byte of it."""
+    from tests.servers.github import FakeGitHub
+
+    token = "ghp_clifailuretoken0123456"
+    served = [
+        Records().repo("acme/other"),
+        Records().issue(9, INSIDE),
+    ]
+    before = _export_all(db, tmp_path / "before.jsonl")
+    with FakeGitHub(served, token=token) as server:
+        api_url = server.api_url
+        if case == "unreachable host":
+            api_url = "http://127.0.0.1:9"  # nothing listens on the discard port
+        (tmp_path / "tidings.toml").write_text(
+            CONFIG + f'\n[github]\napi_url = "{api_url}"\nmax_retries = 1\ntimeout = 2\n',
+            encoding="utf-8",
+        )
+        monkeypatch.setenv(
+            "GITHUB_TOKEN", "ghp_wrongtoken0123456789" if case == "bad token" else token
+        )
+        target = "acme/widgets" if case != "bad token" else "acme/other"
+        r = run("--db", db, "sync", target)
+    needles = {
+        "unknown repo": ("acme/widgets", "not found"),
+        "bad token": ("401", "GITHUB_TOKEN"),
+        "unreachable host": ("cannot reach", "127.0.0.1"),
+    }[case]
+    _assert_one_line_failure(r, *needles)
+    assert token not in r.err and "ghp_wrongtoken" not in r.err
+    assert _export_all(db, tmp_path / "after.jsonl") == before
