@@ -210,10 +210,57 @@ class LLMConfig(_Strict):
     structured_output: Literal["auto", "json_schema", "json_object", "none"] = "auto"
 
 
+def _https_url(value: str | None) -> str | None:
+    if value is not None and not re.fullmatch(r"https?://[^\s\"'<>`\\]+", value):
+        raise ValueError(f"must be an http(s) URL, got {value!r}")
+    return value
+
+
+class GiscusConfig(_Strict):
+    """giscus (https://giscus.app) settings: comments from a GitHub Discussions category."""
+
+    repo: str
+    repo_id: str
+    category: str
+    category_id: str
+    mapping: Literal["pathname", "url", "title", "og:title"] = "pathname"
+
+    @field_validator("repo")
+    @classmethod
+    def _repo(cls, value: str) -> str:
+        if not REPO_NAME.match(value):
+            raise ValueError(f"repository must be OWNER/NAME, got {value!r}")
+        return value
+
+
+class SiteConfig(_Strict):
+    """`[site]`: the static site `tidings site build` and `tidings run` write."""
+
+    title: str = "tidings reports"
+    base_url: str | None = None  # where the site is published; feeds and canonical links use it
+    language: Literal["zh", "en"] = "en"  # of the home and project pages
+    # A GitHub Discussions category URL, or a `[site.discussion]` table of giscus settings.
+    discussion: str | GiscusConfig | None = None
+    pdf: bool = True
+    reports_dir: str = "reports"  # `tidings run` writes report files here ...
+    out_dir: str = "site"  # ... and builds the site here
+    languages: list[Literal["zh", "en"]] = Field(default_factory=list)  # empty: each repo's own
+
+    _urls = field_validator("base_url")(_https_url)
+
+    @field_validator("discussion")
+    @classmethod
+    def _discussion(cls, value: str | GiscusConfig | None) -> str | GiscusConfig | None:
+        if isinstance(value, str):
+            _https_url(value)
+        return value
+
+
 class Config(_Strict):
     repos: list[RepoConfig] = Field(default_factory=list)
     github: GitHubConfig = Field(default_factory=GitHubConfig)
     llm: LLMConfig = Field(default_factory=LLMConfig)
+    site: SiteConfig = Field(default_factory=SiteConfig)
     path: Path | None = Field(default=None, exclude=True)
 
     def repo(self, full_name: str) -> RepoConfig:
