@@ -10,6 +10,7 @@ from collections import Counter
 from datetime import UTC, date, datetime
 
 from tidings import __version__
+from tidings.analysis.analyst import Analysis, Analyst, WindowFacts
 from tidings.config import RepoConfig
 from tidings.facts.activity import activity_facts
 from tidings.facts.activity_data import Item, WindowData, load_window
@@ -39,7 +40,10 @@ def build_daily(
     *,
     web_url: str = "https://github.com",
     now: datetime | None = None,
+    analysis: Analyst | None = None,
 ) -> m.DailyReport:
+    """The day's report; with `analysis`, a model writes the prose wherever its text passes
+    validation and the faithfulness guard, and the deterministic writer fills in the rest."""
     window = daily_window(day, repo.tz, repo.cutoff_time)
     with store.engine.connect() as conn:
         repo_id = store.require_repo(conn, repo.name)
@@ -47,9 +51,17 @@ def build_daily(
         history = [item_lists(conn, repo_id, previous(window, k)).counts() for k in range(1, 8)]
         data = load_window(conn, repo_id, repo.name, window.start, window.end)
         as_of = data_as_of(conn, repo_id)
-    writer = _Writer(repo, lang, data, window, web_url)
     counts = lists.counts()
     stats = m.Stats(**{k: getattr(counts, k) for k in METRICS})
+    texts: Analysis | None = None
+    if analysis is not None:
+        baseline = {k: sum(h.model_dump()[k] for h in history) / len(history) for k in METRICS}
+        texts = analysis.analyse(
+            WindowFacts(
+                data=data, repo=repo, lang=lang, stats=stats.model_dump(), baseline=baseline
+            )
+        )
+    writer = _Writer(repo, lang, data, window, web_url, texts)
     appendix = m.Appendix(
         **{k: [writer.ref(n) for n in getattr(lists, k)] for k in METRICS},
     )
@@ -58,7 +70,7 @@ def build_daily(
     quiet = sum(getattr(stats, k) for k in METRICS) == 0 and not hot
     trends = writer.trends()
     generated = (now or now_utc()).astimezone(UTC).replace(microsecond=0)
-    return m.DailyReport(
+    report = m.DailyReport(
         repo=repo.name,
         project=repo.project,
         repo_url=f"{web_url.rstrip('/')}/{repo.name}",
@@ -85,6 +97,43 @@ def build_daily(
             list_counts={k: len(getattr(appendix, k)) for k in METRICS},
         ),
     )
+    if not quiet and texts is not None:
+        report.trends_analysis = writer.llm_only(("trends",))
+        report.watch_analysis = writer.llm_only(("watch",))
+    if texts is not None:
+        _record_llm(report, texts)
+    return report
+
+
+def _record_llm(report: m.DailyReport, texts: Analysis) -> None:
+    """Say in the provenance what the model wrote and what it cost."""
+    by = Counter(p.by for p in _prose(report))
+    usage = texts.usage
+    report.provenance.llm = m.LLMRun(
+        model=texts.model,
+        calls=usage.calls,
+        prompt_tokens=usage.prompt_tokens,
+        completion_tokens=usage.completion_tokens,
+        cache_hits=usage.cache_hits,
+        dropped_sentences=usage.dropped_sentences,
+        fallbacks=usage.failures,
+        model_parts=by["llm"],
+        rules_parts=by["rules"],
+    )
+    if by["llm"] and by["rules"]:
+        report.provenance.writer = "mixed"
+    elif by["llm"]:
+        report.provenance.writer = "llm"
+
+
+def _prose(node: object) -> list[m.Prose]:
+    if isinstance(node, m.Prose):
+        return [node]
+    if isinstance(node, list):
+        return [p for x in node for p in _prose(x)]
+    if isinstance(node, m.BaseModel):
+        return [p for name in type(node).model_fields for p in _prose(getattr(node, name))]
+    return []
 
 
 def _utc(moment: datetime) -> str:
@@ -95,8 +144,15 @@ class _Writer:
     """The deterministic writer: plain sentences from facts, in one language."""
 
     def __init__(
-        self, repo: RepoConfig, lang: Lang, data: WindowData, window: Window, web_url: str
+        self,
+        repo: RepoConfig,
+        lang: Lang,
+        data: WindowData,
+        window: Window,
+        web_url: str,
+        texts: Analysis | None = None,
     ) -> None:
+        self.texts = texts
         self.repo = repo
         self.lang = lang
         self.data = data
@@ -108,6 +164,15 @@ class _Writer:
 
     def t(self, key: str, **values: object) -> str:
         return t(self.lang, key, **values)
+
+    def prose(self, slot: tuple[object, ...], fallback: str) -> m.Prose:
+        """The model's validated text for a slot when there is one, else the rules' text."""
+        text = self.texts.text(*slot) if self.texts is not None else None
+        return m.Prose(text=text, by="llm") if text else m.Prose(text=fallback)
+
+    def llm_only(self, slot: tuple[object, ...]) -> m.Prose | None:
+        text = self.texts.text(*slot) if self.texts is not None else None
+        return m.Prose(text=text, by="llm") if text else None
 
     def join(self, parts: list[str]) -> str:
         return self.t("list_sep").join(parts)
@@ -237,7 +302,7 @@ class _Writer:
             previous_windows=HISTORY,
             trends=trends_out,
             dominant_areas=areas,
-            text=m.Prose(text=sep.join(sentences)),
+            text=self.prose(("summary",), sep.join(sentences)),
         )
 
     def topics(self) -> list[m.TopicTrack]:
@@ -248,7 +313,7 @@ class _Writer:
                 m.TopicItem(
                     item=self.ref(x.number),
                     reasons=list(x.reasons),
-                    note=m.Prose(text=self.item_note(self.data.items[x.number])),
+                    note=self.prose(("pr", x.number), self.item_note(self.data.items[x.number])),
                 )
                 for x in matches
             ]
@@ -256,7 +321,9 @@ class _Writer:
                 m.TopicTrack(
                     title=topic.title,
                     items=items,
-                    analysis=m.Prose(text=self._topic_analysis(topic.title, matches)),
+                    analysis=self.prose(
+                        ("topic", topic.title), self._topic_analysis(topic.title, matches)
+                    ),
                 )
             )
         return tracks
@@ -308,10 +375,10 @@ class _Writer:
                     comments_in_window=d.comments,
                     participants=len(d.participants),
                     reactions=d.reactions,
-                    core_topic=m.Prose(text=self._core(item)),
+                    core_topic=self.prose(("hot", d.number, "core_topic"), self._core(item)),
                     viewpoints=[self._viewpoint(p, d) for p in d.participants[:6]],
-                    contention=m.Prose(text=self._contention(d)),
-                    status=m.Prose(text=self._status(item, d)),
+                    contention=self.prose(("hot", d.number, "contention"), self._contention(d)),
+                    status=self.prose(("hot", d.number, "status"), self._status(item, d)),
                     last_activity_at=d.last_activity_at,
                     linked_prs=linked,
                 )
@@ -329,7 +396,7 @@ class _Writer:
             login=p.login,
             role=p.role,
             comments=len(p.comments),
-            excerpt=m.Prose(text=text),
+            excerpt=self.prose(("hot", d.number, "view", p.login or ""), text),
         )
 
     def _contention(self, d: Discussion) -> str:
@@ -384,19 +451,28 @@ class _Writer:
             item = self.data.items[s.number]
             said = excerpt(item.body, 220)
             what = said or self.t("change_nobody", dirs=self.join(list(s.top_dirs)) or "-")
+            parts, score = dict(s.parts), s.score
+            # The model may nudge the order of the chosen changes, never choose them.
+            nudge = self.texts.importance.get(s.number, 0) if self.texts is not None else 0
+            if nudge and self.texts is not None and ("pr", s.number) in self.texts.texts:
+                parts["model"] = float(nudge)
+                score = round(score + nudge, 2)
+            notes = self.texts.notes.get(s.number, []) if self.texts is not None else []
             out.append(
                 m.KeyChange(
                     item=self.ref(s.number),
-                    score=s.score,
-                    score_parts=s.parts,
+                    score=score,
+                    score_parts=parts,
                     additions=item.additions,
                     deletions=item.deletions,
                     changed_files=item.changed_files,
                     top_dirs=list(s.top_dirs),
                     linked_issues=sorted(self.data.closes.get(s.number, [])),
-                    what_changed=m.Prose(text=what),
+                    what_changed=self.prose(("pr", s.number), what),
+                    notes=[m.Prose(text=n, by="llm") for n in notes],
                 )
             )
+        out.sort(key=lambda k: (-k.score, k.item.number))
         return out
 
     def activity(self) -> m.Activity:
@@ -422,7 +498,7 @@ class _Writer:
             ],
             review_latency_hours_median=facts.review_latency_hours_median,
             review_latency_sample=facts.review_latency_sample,
-            text=m.Prose(text=self.t("act_text", people=len(people))),
+            text=self.prose(("activity",), self.t("act_text", people=len(people))),
         )
 
     def watch(self) -> list[m.WatchItem]:

@@ -129,6 +129,7 @@ class KeyChange(_Model):
     top_dirs: list[str]
     linked_issues: list[int]
     what_changed: Prose
+    notes: list[Prose] = Field(default_factory=list)  # model-written, each backed by a quote
 
 
 class Count(_Model):
@@ -165,6 +166,20 @@ class Appendix(_Model):
     closed_unmerged_prs: list[ItemRef]
 
 
+class LLMRun(_Model):
+    """What the model cost and did for this report (absent when no model was used)."""
+
+    model: str
+    calls: int  # requests sent, retries and repairs included
+    prompt_tokens: int
+    completion_tokens: int
+    cache_hits: int  # answers reused from the store instead of calling the model
+    dropped_sentences: int  # model sentences the faithfulness guard removed
+    fallbacks: int  # items and sections that kept the deterministic text after a failure
+    model_parts: int  # prose values written by the model
+    rules_parts: int  # prose values written by the deterministic writer
+
+
 class Provenance(_Model):
     tool_version: str
     generated_at: datetime
@@ -172,6 +187,7 @@ class Provenance(_Model):
     window_utc: str
     list_counts: dict[str, int]
     writer: Literal["rules", "llm", "mixed"] = "rules"
+    llm: LLMRun | None = None
 
 
 class DailyReport(_Model):
@@ -194,3 +210,7 @@ class DailyReport(_Model):
     watchlist: list[WatchItem]
     appendix: Appendix
     provenance: Provenance
+    # Section paragraphs only a model writes (the clusters and watch reasons speak for
+    # themselves without one).
+    trends_analysis: Prose | None = None
+    watch_analysis: Prose | None = None

@@ -1,0 +1,490 @@
+"""Map, reduce, guard and cache: the model's part of a window's report.
+
+    facts ──▶ cards ──▶ map (PR cards, hot-thread cards; batched, cached per card)
+                          │ validated, guarded answers
+                          ▼
+              section facts + map answers ──▶ reduce (one call per section, cached)
+
+`Analyst.analyse` returns an `Analysis`: texts keyed by slot, e.g. ("pr", 4244),
+("hot", 4223, "core_topic"), ("hot", 4223, "view", "alice"), ("summary",), ("topic", "AMD"),
+("trends",), ("activity",), ("watch",). The report builder uses a slot's text when present and
+its deterministic text otherwise, so any failure here costs prose, never completeness.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from tidings.analysis import prompts
+from tidings.analysis.cache import LLMCache, cache_key
+from tidings.analysis.cards import card_logins, hot_card, pr_card
+from tidings.analysis.guard import Facts, keep_faithful
+from tidings.analysis.provider import (
+    LLMFailure,
+    Provider,
+    ProviderSettings,
+    Usage,
+    estimate_tokens,
+)
+from tidings.analysis.schemas import (
+    HotAnswer,
+    HotBatch,
+    PRAnswer,
+    PRBatch,
+    SectionAnswer,
+)
+from tidings.config import LLMConfig, RepoConfig
+from tidings.errors import ConfigError
+from tidings.facts.activity import activity_facts
+from tidings.facts.activity_data import WindowData
+from tidings.facts.actors import is_bot
+from tidings.facts.discussions import hot_discussions
+from tidings.facts.importance import score_merged
+from tidings.facts.topics import topic_matches
+from tidings.facts.trends import clusters
+from tidings.facts.watchlist import watchlist
+from tidings.store import Store
+
+Slot = tuple[Any, ...]
+BATCH_CHARS = 14_000  # card characters per map call: ~4k tokens in, well inside 32k contexts
+MAX_PER_BATCH = 12
+ITEM_TOKENS = 220  # completion tokens allowed per PR card answer
+HOT_TOKENS = 600  # per hot-thread card answer
+SECTION_TOKENS = 400
+
+
+@dataclass
+class WindowFacts:
+    """What a window's analysis reads: the window's rows plus the report's headline figures."""
+
+    data: WindowData
+    repo: RepoConfig
+    lang: str
+    stats: dict[str, int]
+    baseline: dict[str, float]  # mean of each stat over the previous windows
+
+
+@dataclass
+class Analysis:
+    texts: dict[Slot, str] = field(default_factory=dict)
+    importance: dict[int, int] = field(default_factory=dict)  # PR -> bounded adjustment
+    notes: dict[int, list[str]] = field(default_factory=dict)  # PR -> guarded notes
+    usage: Usage = field(default_factory=Usage)
+    model: str = ""
+
+    def text(self, *slot: Any) -> str | None:
+        return self.texts.get(tuple(slot))
+
+
+class Analyst:
+    """Runs the model over one window's facts. One per report run (the breaker is per run)."""
+
+    def __init__(
+        self,
+        provider: Provider,
+        cache: LLMCache,
+        *,
+        max_concurrency: int = 4,
+    ) -> None:
+        self.provider = provider
+        self.cache = cache
+        self.max_concurrency = max(1, max_concurrency)
+        self.last: Analysis | None = None
+
+    @classmethod
+    def from_config(
+        cls,
+        config: LLMConfig,
+        store: Store | None,
+        *,
+        api_key: str | None = None,
+        **settings: Any,
+    ) -> Analyst:
+        if not config.base_url or not config.model:
+            raise ConfigError(
+                "[llm] needs base_url and model to use a model",
+                "set both in tidings.toml, or pass --no-llm",
+            )
+        provider = Provider(
+            ProviderSettings(
+                base_url=config.base_url,
+                model=config.model,
+                api_key=api_key,
+                temperature=config.temperature,
+                timeout=config.timeout,
+                structured_output=config.structured_output,
+                token_budget=config.token_budget,
+                **settings,
+            )
+        )
+        return cls(provider, LLMCache(store), max_concurrency=config.max_concurrency)
+
+    # -- the run ----------------------------------------------------------------------------
+
+    def analyse(self, facts: WindowFacts) -> Analysis:
+        out = Analysis(usage=self.provider.usage, model=self.provider.model)
+        self.last = out
+        data, repo = facts.data, facts.repo
+        hot = hot_discussions(data, repo.bots)
+        if sum(facts.stats.values()) == 0 and not hot:
+            return out  # a quiet window is one factual line; nothing for a model to add
+        scored = {s.number: s for s in score_merged(data, repo)}
+        key_prs = [s.number for s in list(scored.values())[: repo.importance.top]]
+        topic_prs = [
+            x.number
+            for topic in repo.topics
+            for x in topic_matches(data, topic)
+            if data.items[x.number].kind == "pr"
+        ]
+        prs = list(dict.fromkeys(key_prs + topic_prs))
+        pr_cards = [pr_card(data, data.items[n], scored.get(n)) for n in prs]
+        hot_cards = [hot_card(data, d, repo) for d in hot]
+        with ThreadPoolExecutor(self.max_concurrency) as pool:
+            self._map(pool, out, facts, "pr", pr_cards, PRBatch, ITEM_TOKENS, self._take_pr)
+            self._map(pool, out, facts, "hot", hot_cards, HotBatch, HOT_TOKENS, self._take_hot)
+            jobs = self._sections(out, facts, hot_cards)
+            list(pool.map(lambda job: self._reduce(out, facts, *job), jobs))
+        return out
+
+    # -- map --------------------------------------------------------------------------------
+
+    def _key(self, kind: str, payload: Any, lang: str) -> str:
+        params = {
+            "temperature": self.provider.settings.temperature,
+            "structured_output": self.provider.settings.structured_output,
+        }
+        return cache_key(kind, payload, model=self.provider.model, params=params, lang=lang)
+
+    def _map(
+        self,
+        pool: ThreadPoolExecutor,
+        out: Analysis,
+        facts: WindowFacts,
+        kind: str,
+        cards: list[dict[str, Any]],
+        schema: type[PRBatch] | type[HotBatch],
+        tokens_per_item: int,
+        take: Callable[[Analysis, WindowFacts, dict[str, Any], Any], None],
+    ) -> None:
+        if not cards:
+            return
+        keys = {c["number"]: self._key(kind, c, facts.lang) for c in cards}
+        cached = self.cache.get_many(list(keys.values()))
+        todo: list[dict[str, Any]] = []
+        for card in cards:
+            value = cached.get(keys[card["number"]])
+            item_schema = PRAnswer if kind == "pr" else HotAnswer
+            if value is not None:
+                try:
+                    answer = item_schema.model_validate(value)
+                except ValueError:
+                    todo.append(card)
+                    continue
+                out.usage.cache_hits += 1
+                take(out, facts, card, answer)
+            else:
+                todo.append(card)
+        task = prompts.PR_TASK if kind == "pr" else prompts.HOT_TASK
+        system = prompts.system_prompt(task, facts.lang)
+
+        def run(batch: list[dict[str, Any]]) -> None:
+            wanted = [c["number"] for c in batch]
+            try:
+                answer = self.provider.ask(
+                    system,
+                    prompts.data_block(f"{kind}_cards", {"items": batch}),
+                    schema,
+                    max_tokens=tokens_per_item * len(batch) + 100,
+                    check=lambda a: _exact_numbers(wanted, [x.number for x in a.items]),
+                )
+            except LLMFailure as exc:
+                out.usage.failures += len(batch)
+                out.usage.note_error(str(exc))
+                return
+            prompt, completion = self.provider.last_cost()
+            by_number = {x.number: x for x in answer.items}
+            for card in batch:
+                item = by_number[card["number"]]
+                self.cache.put(
+                    keys[card["number"]],
+                    kind,
+                    self.provider.model,
+                    item.model_dump(),
+                    prompt_tokens=prompt // len(batch),
+                    completion_tokens=completion // len(batch),
+                )
+                take(out, facts, card, item)
+
+        list(pool.map(run, _batches(todo)))
+
+    def _facts_for(self, facts: WindowFacts, payload: Any, logins: Iterable[str]) -> Facts:
+        text = str(payload)
+        cited = {int(n) for n in re.findall(r"#(\d+)", text)} | set(_numbers_in(payload))
+        numbers = {n for n in cited if n in facts.data.items}
+        return Facts.of(payload, numbers=numbers, logins=set(logins))
+
+    def _guarded(self, out: Analysis, text: str, guard: Facts) -> str | None:
+        kept, dropped = keep_faithful(text, guard)
+        out.usage.dropped_sentences += dropped
+        return kept or None
+
+    def _take_pr(
+        self, out: Analysis, facts: WindowFacts, card: dict[str, Any], answer: PRAnswer
+    ) -> None:
+        guard = self._facts_for(facts, card, card_logins(card))
+        n = card["number"]
+        summary = self._guarded(out, answer.summary, guard)
+        if summary is None:
+            out.usage.failures += 1
+            return
+        out.texts[("pr", n)] = summary
+        out.importance[n] = answer.importance
+        card_text = " ".join(str(card).split()).lower()
+        notes: list[str] = []
+        for note in answer.notes:
+            quote = " ".join(note.evidence.split()).lower().strip("\"'“”…. ")
+            if not quote or quote not in card_text:
+                out.usage.dropped_sentences += 1  # evidence that is not in the card
+                continue
+            text = self._guarded(out, note.text, guard)
+            if text:
+                notes.append(text)
+        out.notes[n] = notes
+
+    def _take_hot(
+        self, out: Analysis, facts: WindowFacts, card: dict[str, Any], answer: HotAnswer
+    ) -> None:
+        guard = self._facts_for(facts, card, card_logins(card))
+        n = card["number"]
+        for name in ("core_topic", "contention", "status"):
+            text = self._guarded(out, getattr(answer, name), guard)
+            if text is None:
+                out.usage.failures += 1
+            else:
+                out.texts[("hot", n, name)] = text
+        people = {(p["login"] or "").lower(): p["login"] or "" for p in card["participants"]}
+        for view in answer.viewpoints:
+            login = people.get(view.login.lstrip("@").lower())
+            if login is None:
+                out.usage.dropped_sentences += 1  # a viewpoint of someone not in the thread
+                continue
+            text = self._guarded(out, view.stance, guard)
+            if text:
+                out.texts[("hot", n, "view", login)] = text
+
+    # -- reduce -----------------------------------------------------------------------------
+
+    def _sections(
+        self, out: Analysis, facts: WindowFacts, hot_cards: list[dict[str, Any]]
+    ) -> list[tuple[Slot, str, dict[str, Any], set[str]]]:
+        data, repo = facts.data, facts.repo
+
+        def brief(n: int) -> dict[str, Any]:
+            item = data.items[n]
+            entry: dict[str, Any] = {
+                "number": n,
+                "kind": "pr" if item.kind == "pr" else "issue",
+                "title": item.title,
+                "state": item.display_state,
+            }
+            if ("pr", n) in out.texts:
+                entry["summary"] = out.texts[("pr", n)]
+            return entry
+
+        jobs: list[tuple[Slot, str, dict[str, Any], set[str]]] = []
+        scored = score_merged(data, repo)[: repo.importance.top]
+        cluster_facts = clusters(data)
+        topics = [(t.title, topic_matches(data, t)) for t in repo.topics]
+        change = {
+            k: round(100 * (v - facts.baseline[k]) / facts.baseline[k])
+            for k, v in facts.stats.items()
+            if facts.baseline.get(k)
+        }
+        summary = {
+            "stats": facts.stats,
+            "mean_of_previous_7_windows": facts.baseline,
+            "change_percent": change,
+            "busiest_areas": [
+                {"kind": c.kind, "name": c.name, "items": len(c.members)} for c in cluster_facts[:3]
+            ],
+            "key_changes": [brief(s.number) for s in scored],
+            "hot_discussions": [
+                {
+                    "number": c["number"],
+                    "title": c["title"],
+                    "core_topic": out.texts.get(("hot", c["number"], "core_topic")),
+                }
+                for c in hot_cards
+            ],
+            "topics": [{"title": title, "items": len(m)} for title, m in topics],
+        }
+        authors = {data.items[s.number].author or "" for s in scored}
+        jobs.append((("summary",), "summary", summary, authors))
+        for title, matches in topics:
+            if not matches:
+                continue
+            payload = {
+                "topic": title,
+                "items": [brief(x.number) | {"matched_by": list(x.reasons)} for x in matches],
+            }
+            logins = {data.items[x.number].author or "" for x in matches}
+            jobs.append((("topic", title), "topic", payload, logins))
+        if cluster_facts:
+            payload = {
+                "clusters": [
+                    {
+                        "kind": c.kind,
+                        "name": c.name,
+                        "count": len(c.members),
+                        "items": [
+                            {"number": n, "title": data.items[n].title} for n in c.members[:8]
+                        ],
+                    }
+                    for c in cluster_facts
+                ]
+            }
+            jobs.append((("trends",), "trends", payload, set()))
+        act = activity_facts(data, repo.bots)
+        people = {
+            c.author
+            for c in data.activity
+            if c.author and not is_bot(c.author, c.author_type, repo.bots)
+        }
+        payload = {
+            "human_participants": len(people),
+            "top_authors": dict(act.top_authors),
+            "top_reviewers": dict(act.top_reviewers),
+            "top_commenters": dict(act.top_commenters),
+            "first_time_contributors": [k for k, _ in act.first_timers],
+            "review_latency_hours_median": act.review_latency_hours_median,
+            "review_latency_sample": act.review_latency_sample,
+        }
+        logins = (
+            {k for k, _ in act.top_authors}
+            | {k for k, _ in act.top_reviewers}
+            | {k for k, _ in act.top_commenters}
+            | {k for k, _ in act.first_timers}
+        )
+        jobs.append((("activity",), "activity", payload, logins))
+        watch = watchlist(data, repo.bots)
+        if watch:
+            payload = {
+                "issues": [
+                    {
+                        "number": w.number,
+                        "title": data.items[w.number].title,
+                        "reasons": list(w.reasons),
+                        "comments_in_window": w.comments_in_window,
+                        "reactions": data.items[w.number].reactions,
+                        "age_days": w.age_days,
+                    }
+                    for w in watch
+                ]
+            }
+            logins = {data.items[w.number].author or "" for w in watch}
+            jobs.append((("watch",), "watch", payload, logins))
+        return jobs
+
+    def _reduce(
+        self,
+        out: Analysis,
+        facts: WindowFacts,
+        slot: Slot,
+        section: str,
+        payload: dict[str, Any],
+        logins: set[str],
+    ) -> None:
+        key = self._key(f"section:{section}", payload, facts.lang)
+        cached = self.cache.get_many([key]).get(key)
+        answer: SectionAnswer | None = None
+        if cached is not None:
+            try:
+                answer = SectionAnswer.model_validate(cached)
+                out.usage.cache_hits += 1
+            except ValueError:
+                answer = None
+        if answer is None:
+            system = prompts.system_prompt(
+                prompts.SECTION_TASK[section] + "\n" + prompts.SECTION_SHAPE, facts.lang
+            )
+            try:
+                answer = self.provider.ask(
+                    system,
+                    prompts.data_block(section, {"facts": payload}),
+                    SectionAnswer,
+                    max_tokens=SECTION_TOKENS,
+                )
+            except LLMFailure as exc:
+                out.usage.failures += 1
+                out.usage.note_error(str(exc))
+                return
+            prompt, completion = self.provider.last_cost()
+            self.cache.put(
+                key,
+                f"section:{section}",
+                self.provider.model,
+                answer.model_dump(),
+                prompt_tokens=prompt,
+                completion_tokens=completion,
+            )
+        guard = self._facts_for(facts, payload, {x for x in logins if x})
+        text = self._guarded(out, answer.text, guard)
+        if text is None:
+            out.usage.failures += 1
+        else:
+            out.texts[slot] = text
+
+
+def _exact_numbers(wanted: list[int], got: list[int]) -> str | None:
+    problems = []
+    unknown = sorted(set(got) - set(wanted))
+    missing = sorted(set(wanted) - set(got))
+    dupes = sorted({n for n in got if got.count(n) > 1})
+    if unknown:
+        problems.append(f"unknown numbers {unknown}")
+    if missing:
+        problems.append(f"missing numbers {missing}")
+    if dupes:
+        problems.append(f"duplicate numbers {dupes}")
+    if not problems:
+        return None
+    return "; ".join(problems) + f" (answer exactly one entry for each of {sorted(wanted)})"
+
+
+def _batches(cards: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    out: list[list[dict[str, Any]]] = []
+    current: list[dict[str, Any]] = []
+    size = 0
+    for card in cards:
+        cost = len(str(card))
+        if current and (size + cost > BATCH_CHARS or len(current) >= MAX_PER_BATCH):
+            out.append(current)
+            current, size = [], 0
+        current.append(card)
+        size += cost
+    if current:
+        out.append(current)
+    return out
+
+
+def _numbers_in(payload: Any) -> Iterable[int]:
+    """Values of `number`, `linked` and `closes_issues` fields anywhere in a payload."""
+    if isinstance(payload, dict):
+        for key, value in payload.items():
+            if key == "number" and isinstance(value, int):
+                yield value
+            elif key in ("linked", "closes_issues") and isinstance(value, list):
+                yield from (v for v in value if isinstance(v, int))
+            else:
+                yield from _numbers_in(value)
+    elif isinstance(payload, list):
+        for value in payload:
+            yield from _numbers_in(value)
+
+
+def prompt_tokens_estimate(text: str) -> int:
+    return estimate_tokens(text)
