@@ -1,0 +1,307 @@
+"""HTML from the report model, through Jinja2 templates with autoescape on.
+
+The page's structure comes from the model's fields, never from its text: every title, body
+excerpt, login and prose value reaches the page as escaped text, and every link is built here
+from the repository URL, an item number or a login that matches GitHub's login syntax. Nothing
+in the data can add a tag, an attribute or a link. The same HTML (with print CSS) is the PDF's
+source, so the PDF inherits all of this.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, StrictUndefined
+from markupsafe import Markup, escape
+
+from tidings.report import model as m
+from tidings.report.text import TEXT, Lang, t
+
+GITHUB = "https://github.com"
+# GitHub logins: alphanumerics and single hyphens, at most 39 characters; apps end in [bot].
+_LOGIN = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?P<bot>\[bot\])?$")
+_HTTP_URL = re.compile(r"^https?://[^\s\"'<>`\\]+$")
+
+
+def safe_url(url: str | None) -> str | None:
+    """`url` when it is a plain http(s) URL; anything else (javascript:, data:, ...) is None."""
+    if url and _HTTP_URL.match(url):
+        return url
+    return None
+
+
+@dataclass(frozen=True)
+class Giscus:
+    repo: str
+    repo_id: str
+    category: str
+    category_id: str
+    mapping: str = "pathname"
+
+
+@dataclass(frozen=True)
+class PageChrome:
+    """The site around a page: navigation, downloads, discussion. None renders a bare page."""
+
+    site_title: str
+    home_href: str
+    footer: str
+    project: str = ""
+    back_href: str = ""
+    github_href: str = ""
+    feed_href: str | None = None
+    downloads: tuple[tuple[str, str], ...] = ()
+    other_lang_href: str | None = None
+    other_lang: str | None = None
+    discussion_href: str | None = None
+    giscus: Giscus | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+@lru_cache(maxsize=1)
+def env() -> Environment:
+    environment = Environment(
+        loader=PackageLoader("tidings.render", "templates"),
+        autoescape=True,  # every page: data is text unless this module made it Markup
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    environment.filters["apply"] = lambda value, fn: fn(value)
+    return environment
+
+
+class Words:
+    """Report words for one language: `tr` gives text (escaped by the template), `trm` formats
+    a sentence around Markup pieces (links, code) and escapes everything else."""
+
+    def __init__(self, lang: Lang) -> None:
+        self.lang = lang
+        self.sep = TEXT[lang]["list_sep"]
+
+    def tr(self, key: str, **values: object) -> str:
+        return t(self.lang, key, **values)
+
+    def trm(self, key: str, **values: object) -> Markup:
+        return escape(TEXT[self.lang][key]).format(**values)
+
+    def join(self, parts: Iterable[object]) -> Markup:
+        return escape(self.sep).join(parts)
+
+
+def code(text: str) -> Markup:
+    return Markup("<code>{}</code>").format(text)
+
+
+def link(href: str | None, text: object) -> Markup:
+    url = safe_url(href)
+    if url is None:
+        return escape(text)
+    return Markup('<a href="{}">{}</a>').format(url, text)
+
+
+def profile_url(login: str | None) -> str | None:
+    if not login:
+        return None
+    match = _LOGIN.match(login)
+    if match is None:
+        return None
+    if match.group("bot"):
+        return f"{GITHUB}/apps/{login[: -len('[bot]')]}"
+    return f"{GITHUB}/{login}"
+
+
+class ReportLinks:
+    """Links of one report: items from its repository URL and numbers, people from logins."""
+
+    def __init__(self, repo_url: str, words: Words) -> None:
+        self.repo_url = safe_url(repo_url.rstrip("/"))
+        self.words = words
+
+    def item_url(self, ref: m.ItemRef) -> str | None:
+        if self.repo_url is None:
+            return None
+        return f"{self.repo_url}/{'pull' if ref.kind == 'pr' else 'issues'}/{ref.number}"
+
+    def ref_link(self, ref: m.ItemRef) -> Markup:
+        return link(self.item_url(ref), f"#{ref.number}")
+
+    def issue_link(self, number: int) -> Markup:
+        url = f"{self.repo_url}/issues/{number}" if self.repo_url else None
+        return link(url, f"#{number}")
+
+    def who(self, login: str | None) -> Markup:
+        if login is None:
+            return escape(self.words.tr("ghost"))
+        return link(profile_url(login), f"@{login}")
+
+    def state(self, ref: m.ItemRef) -> Markup:
+        key = "draft" if ref.draft and ref.state == "open" else ref.state
+        css = "open" if key == "draft" else key
+        return Markup('<span class="badge {}">{}</span>').format(css, self.words.tr(f"state_{key}"))
+
+    def item(self, ref: m.ItemRef) -> Markup:
+        return Markup("{} {} {} {}").format(
+            self.words.tr(ref.kind), self.ref_link(ref), ref.title, self.state(ref)
+        )
+
+
+def _footer_line(report: m.DailyReport, words: Words) -> str:
+    p = report.provenance
+    counts = words.sep.join(
+        f"{words.tr('a_' + key)} {count}" for key, count in p.list_counts.items()
+    )
+    return words.tr(
+        "footer",
+        version=p.tool_version,
+        window=p.window_utc,
+        as_of=p.data_as_of.strftime("%Y-%m-%dT%H:%M:%SZ") if p.data_as_of else words.tr("unknown"),
+        generated=p.generated_at.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        counts=counts,
+        writer=words.tr("writer_" + p.writer),
+    )
+
+
+def daily_sections(report: m.DailyReport, words: Words) -> list[tuple[str, str]]:
+    """(anchor, heading) of each section, in page order: the table of contents."""
+    sections = [("summary", words.tr("h_summary"))]
+    if report.quiet:
+        return sections
+    sections += [
+        (f"topic-{k}", words.tr("h_topic", title=track.title))
+        for k, track in enumerate(report.topics, start=1)
+    ]
+    for anchor, key in [
+        ("hot", "h_hot"),
+        ("trends", "h_trends"),
+        ("changes", "h_changes"),
+        ("activity", "h_activity"),
+        ("watch", "h_watch"),
+        ("appendix", "h_appendix"),
+    ]:
+        sections.append((anchor, words.tr(key)))
+    return sections
+
+
+def report_title(report: m.DailyReport) -> str:
+    return t(report.lang, "title", project=report.project, date=report.date)
+
+
+def render_daily_html(
+    report: m.DailyReport, chrome: PageChrome | None = None, *, canonical: str | None = None
+) -> str:
+    """The daily report as one self-contained HTML page (inline CSS, no script)."""
+    words = Words(report.lang)
+    links = ReportLinks(report.repo_url, words)
+
+    def reason(text: str) -> Markup:
+        kind, _, value = text.partition(":")
+        if f"reason_{kind}" not in TEXT[report.lang]:
+            return escape(text)
+        return words.trm(f"reason_{kind}", v=code(value))
+
+    def part(name: str, value: float) -> Markup:
+        if name.startswith("label:"):
+            return words.trm("part_label", name=code(name[6:]), v=f"{value:g}")
+        if f"part_{name}" not in TEXT[report.lang]:
+            return escape(f"{name} {value:g}")
+        return words.trm(f"part_{name}", v=f"{value:g}")
+
+    def score_parts(change: m.KeyChange) -> Markup:
+        return words.join(part(name, value) for name, value in change.score_parts.items())
+
+    def people(counts: list[m.Count]) -> Markup:
+        return words.join(words.trm("act_count", who=links.who(c.login), n=c.count) for c in counts)
+
+    title = report_title(report)
+    return render_template(
+        "html/daily.html.j2",
+        r=report,
+        html_lang="zh-CN" if report.lang == "zh" else "en",
+        page_title=title,
+        page_h1=title,
+        canonical=safe_url(canonical),
+        feed_href=chrome.feed_href if chrome else None,
+        feed_title=chrome.project if chrome else "",
+        chrome=chrome,
+        sections=daily_sections(report, words),
+        tr=words.tr,
+        trm=words.trm,
+        join=words.join,
+        code=code,
+        item=links.item,
+        ref_link=links.ref_link,
+        issue_link=links.issue_link,
+        who=links.who,
+        reason=reason,
+        score_parts=score_parts,
+        people=people,
+        footer_line=_footer_line(report, words),
+    )
+
+
+def render_template(name: str, **context: Any) -> str:
+    return env().get_template(name).render(**context).rstrip() + "\n"
+
+
+def render_generic_html(
+    data: Mapping[str, Any],
+    title: str,
+    lang: Lang,
+    chrome: PageChrome | None = None,
+) -> str:
+    """A report of a kind without its own template yet (e.g. a newer schema): its JSON laid out
+    as headings, lists and text. Every value is escaped; only `url` fields that are plain
+    http(s) URLs become links."""
+    words = Words(lang)
+    skip = {"schema_version", "kind", "repo", "project", "repo_url", "lang", "provenance"}
+    sections = [(key, key.replace("_", " ")) for key in data if key not in skip]
+    return render_template(
+        "html/generic.html.j2",
+        data=data,
+        html_lang="zh-CN" if lang == "zh" else "en",
+        page_title=title,
+        page_h1=title,
+        canonical=None,
+        feed_href=chrome.feed_href if chrome else None,
+        feed_title=chrome.project if chrome else "",
+        chrome=chrome,
+        sections=sections,
+        tr=words.tr,
+        value_html=_value_html,
+        footer_line="",
+        r={"lang": lang},
+    )
+
+
+def _value_html(value: Any, depth: int = 0) -> Markup:
+    if isinstance(value, Mapping):
+        url = safe_url(value.get("url")) if isinstance(value.get("url"), str) else None
+        if url and "number" in value:
+            head = link(url, f"#{value['number']}")
+            rest = {k: v for k, v in value.items() if k not in {"url", "number"}}
+            return Markup("{} {}").format(head, _value_html(rest, depth + 1))
+        if depth > 6:
+            return escape(str(value))
+        rows = Markup("").join(
+            Markup("<li><strong>{}</strong>: {}</li>").format(
+                key.replace("_", " "), _value_html(item, depth + 1)
+            )
+            for key, item in value.items()
+        )
+        return Markup("<ul>{}</ul>").format(rows)
+    if isinstance(value, list):
+        if not value:
+            return escape("—")
+        rows = Markup("").join(
+            Markup("<li>{}</li>").format(_value_html(item, depth + 1)) for item in value
+        )
+        return Markup("<ol>{}</ol>").format(rows)
+    return escape("—" if value is None else str(value))
+
+
+Renderer = Callable[..., str]

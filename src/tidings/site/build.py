@@ -1,0 +1,484 @@
+"""The static site: home, project pages, report pages with downloads, feeds and charts.
+
+Built from report JSON files (site/sources.py), deterministically: the same reports give the
+same bytes, and a file is written only when its bytes differ, so a rebuild with nothing new
+touches nothing and a rebuild with one new report touches only the pages that list it. PDFs,
+the expensive part, are keyed by a hash of their HTML in a small manifest and made in parallel.
+
+Layout (all links relative, so the site works from any base path or straight from disk):
+
+    index.html                                  projects
+    OWNER/REPO/index.html                       reports newest first, charts
+    OWNER/REPO/feed.xml                         Atom
+    OWNER/REPO/KIND/PERIOD.LANG.{html,md,json,pdf}
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from collections import Counter, defaultdict
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from markupsafe import Markup
+
+from tidings.config import GiscusConfig, SiteConfig
+from tidings.errors import TidingsError
+from tidings.render.html import Giscus, PageChrome, Words, render_generic_html, render_template
+from tidings.report.text import t
+from tidings.site import charts
+from tidings.site.feed import FeedEntry, atom_feed, entry_id
+from tidings.site.sources import ReportFile, find_reports, kind_spec
+
+MANIFEST = ".tidings-site.json"
+Progress = Callable[[str, int, int | None], None]
+
+
+@dataclass
+class BuildResult:
+    out: Path
+    reports: int = 0
+    projects: int = 0
+    written: list[str] = field(default_factory=list)  # relative paths whose bytes changed
+    unchanged: int = 0
+    pdfs_made: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "out": str(self.out),
+            "projects": self.projects,
+            "reports": self.reports,
+            "files_written": len(self.written),
+            "files_unchanged": self.unchanged,
+            "pdfs_made": self.pdfs_made,
+        }
+
+
+class Output:
+    """Writes files under a root only when their bytes differ, each atomically."""
+
+    def __init__(self, root: Path, result: BuildResult) -> None:
+        self.root = root
+        self.result = result
+
+    def put(self, rel: str, content: bytes | str) -> None:
+        data = content.encode("utf-8") if isinstance(content, str) else content
+        path = self.root / rel
+        try:
+            if path.is_file() and path.stat().st_size == len(data) and path.read_bytes() == data:
+                self.result.unchanged += 1
+                return
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+            os.replace(tmp, path)
+        except OSError as exc:
+            raise TidingsError(
+                f"cannot write {path}: {exc.strerror}", "choose a writable --out folder"
+            ) from exc
+        self.result.written.append(rel)
+
+    def exists(self, rel: str) -> bool:
+        return (self.root / rel).is_file()
+
+
+def _pdf_job(html: str) -> bytes:
+    from tidings.render.pdf import html_to_pdf
+
+    return html_to_pdf(html)
+
+
+def _giscus(cfg: SiteConfig) -> Giscus | None:
+    d = cfg.discussion
+    if isinstance(d, GiscusConfig):
+        return Giscus(d.repo, d.repo_id, d.category, d.category_id, d.mapping)
+    return None
+
+
+def _discussion_href(cfg: SiteConfig) -> str | None:
+    d = cfg.discussion
+    if isinstance(d, str):
+        return d
+    if isinstance(d, GiscusConfig):
+        return f"https://github.com/{d.repo}/discussions"
+    return None
+
+
+def report_title(r: ReportFile) -> str:
+    if r.kind == "daily":
+        return t(r.lang, "title", project=r.project, date=r.period)  # type: ignore[arg-type]
+    title = r.data.get("title")
+    if isinstance(title, str) and title:
+        return title
+    return f"{r.project} {r.kind} {r.period}"
+
+
+def _summary(r: ReportFile) -> str:
+    summary = r.data.get("summary")
+    if isinstance(summary, dict):
+        text = summary.get("text")
+        if isinstance(text, dict):
+            text = text.get("text")
+        return str(text or "")
+    if isinstance(summary, str):
+        return summary
+    return ""
+
+
+def _updated(r: ReportFile) -> datetime:
+    window = r.data.get("window")
+    if isinstance(window, dict) and isinstance(window.get("end"), str):
+        return datetime.fromisoformat(window["end"].replace("Z", "+00:00"))
+    prov = r.data.get("provenance") or {}
+    if isinstance(prov.get("generated_at"), str):
+        return datetime.fromisoformat(prov["generated_at"].replace("Z", "+00:00"))
+    return datetime(2000, 1, 1, tzinfo=UTC)
+
+
+def risk_counts(data: dict[str, Any]) -> dict[str, int]:
+    """Risk-tag counts of a weekly report, whatever the exact field shape: a mapping of tag to
+    count, or a list of {tag|name, count}, under a top-level key with "risk" in its name (or
+    one level down). Empty when the report carries none."""
+
+    def as_counts(value: Any) -> dict[str, int] | None:
+        if isinstance(value, dict) and value and all(isinstance(v, int) for v in value.values()):
+            return {str(k): int(v) for k, v in value.items()}
+        if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+            out: dict[str, int] = {}
+            for row in value:
+                name = row.get("tag") or row.get("name")
+                count = row.get("count")
+                if not isinstance(name, str) or not isinstance(count, int):
+                    return None
+                out[name] = out.get(name, 0) + count
+            return out
+        return None
+
+    def search(node: dict[str, Any], depth: int) -> dict[str, int]:
+        for key, value in node.items():
+            if "risk" in key and "tag" in key and (found := as_counts(value)):
+                return found
+        if depth:
+            for value in node.values():
+                if isinstance(value, dict) and (found := search(value, depth - 1)):
+                    return found
+        return {}
+
+    return search(data, 1)
+
+
+def _group(reports: Sequence[ReportFile]) -> dict[str, list[ReportFile]]:
+    by_repo: dict[str, list[ReportFile]] = defaultdict(list)
+    for r in reports:
+        by_repo[r.repo].append(r)
+    return dict(sorted(by_repo.items(), key=lambda kv: kv[0].lower()))
+
+
+class SiteBuilder:
+    def __init__(self, cfg: SiteConfig, out: Path, *, pdf: bool | None = None) -> None:
+        self.cfg = cfg
+        self.out = out
+        self.pdf = cfg.pdf if pdf is None else pdf
+        self.result = BuildResult(out=out)
+        self.output = Output(out, self.result)
+        self.words = Words(cfg.language)
+        manifest = out / MANIFEST
+        try:
+            self.manifest: dict[str, str] = json.loads(manifest.read_text("utf-8"))["pdf"]
+        except (OSError, ValueError, KeyError, TypeError):
+            self.manifest = {}
+        self.new_manifest: dict[str, str] = {}
+        self.pdf_jobs: list[tuple[str, str]] = []
+
+    def base(self, rel: str) -> str | None:
+        if not self.cfg.base_url:
+            return None
+        return self.cfg.base_url.rstrip("/") + "/" + rel
+
+    # -- report pages ---------------------------------------------------------------------
+    def report_paths(self, r: ReportFile) -> str:
+        owner, name = r.owner_name
+        return f"{owner}/{name}/{r.kind}/{r.period}.{r.lang}"
+
+    def build_report(self, r: ReportFile, siblings: set[tuple[str, str, str]]) -> None:
+        stem = self.report_paths(r)
+        leaf = stem.rsplit("/", 1)[1]
+        spec = kind_spec(r.kind)
+        markdown: str | None = None
+        if spec.markdown is not None and r.report is not None:
+            markdown = spec.markdown(r.report)
+        elif r.markdown_path is not None:
+            markdown = r.markdown_path.read_text("utf-8")
+        downloads = []
+        if markdown is not None:
+            downloads.append(("Markdown", f"{leaf}.md"))
+        if self.pdf:
+            downloads.append(("PDF", f"{leaf}.pdf"))
+        downloads.append(("JSON", f"{leaf}.json"))
+        other = "en" if r.lang == "zh" else "zh"
+        has_other = (r.kind, r.period, other) in siblings
+        words = Words(r.lang)  # type: ignore[arg-type]
+        chrome = PageChrome(
+            site_title=self.cfg.title,
+            home_href="../../../index.html",
+            footer=words.tr("site_generated_by"),
+            project=r.project,
+            back_href="../index.html",
+            github_href=r.repo_url,
+            feed_href="../feed.xml",
+            downloads=tuple(downloads),
+            other_lang_href=f"{r.period}.{other}.html" if has_other else None,
+            other_lang=other if has_other else None,
+            discussion_href=_discussion_href(self.cfg),
+            giscus=_giscus(self.cfg),
+        )
+        title = report_title(r)
+        if spec.html is not None and r.report is not None:
+            page = spec.html(r.report, chrome, canonical=self.base(stem + ".html"))
+            printable = spec.html(r.report, None) if self.pdf else ""
+        else:
+            page = render_generic_html(r.data, title, r.lang, chrome)  # type: ignore[arg-type]
+            printable = render_generic_html(r.data, title, r.lang) if self.pdf else ""  # type: ignore[arg-type]
+        self.output.put(stem + ".html", page)
+        self.output.put(stem + ".json", r.raw)
+        if markdown is not None:
+            self.output.put(stem + ".md", markdown)
+        if self.pdf:
+            self.queue_pdf(stem + ".pdf", printable)
+
+    def queue_pdf(self, rel: str, html: str) -> None:
+        key = hashlib.sha256(html.encode("utf-8")).hexdigest()
+        self.new_manifest[rel] = key
+        if self.manifest.get(rel) == key and self.output.exists(rel):
+            self.result.unchanged += 1
+            return
+        self.pdf_jobs.append((rel, html))
+
+    def make_pdfs(self, progress: Progress | None) -> None:
+        jobs = self.pdf_jobs
+        if not jobs:
+            return
+        workers = min(len(jobs), os.cpu_count() or 1)
+        if workers == 1:
+            results = map(_pdf_job, (html for _, html in jobs))
+            for done, ((rel, _), data) in enumerate(zip(jobs, results, strict=True), start=1):
+                self.output.put(rel, data)
+                if progress:
+                    progress("PDF", done, len(jobs))
+        else:
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                results = pool.map(_pdf_job, [html for _, html in jobs], chunksize=1)
+                for done, ((rel, _), data) in enumerate(zip(jobs, results, strict=True), 1):
+                    self.output.put(rel, data)
+                    if progress:
+                        progress("PDF", done, len(jobs))
+        self.result.pdfs_made = len(jobs)
+
+    # -- project pages --------------------------------------------------------------------
+    def build_project(self, repo: str, reports: list[ReportFile]) -> dict[str, Any]:
+        owner, name = reports[0].owner_name
+        lang = self.cfg.language
+        words = self.words
+        project = reports[-1].project
+        repo_url = reports[-1].repo_url
+        rows: dict[str, list[dict[str, Any]]] = {"weekly": [], "daily": []}
+        by_period: dict[tuple[str, str], list[ReportFile]] = defaultdict(list)
+        for r in reports:
+            by_period[(r.kind, r.period)].append(r)
+        for (kind, period), group in sorted(
+            by_period.items(), key=lambda kv: kv[0][1], reverse=True
+        ):
+            group.sort(key=lambda r: (r.lang != lang, r.lang))
+            main = group[0]
+            stats = main.data.get("stats") if kind == "daily" else None
+            rows[kind].append(
+                {
+                    "period": period,
+                    "title": report_title(main),
+                    "href": f"{kind}/{period}.{main.lang}.html",
+                    "langs": [
+                        (t(r.lang, "site_lang_name"), f"{kind}/{period}.{r.lang}.html", r.lang)  # type: ignore[arg-type]
+                        for r in group
+                    ],
+                    "stats": stats if isinstance(stats, dict) else None,
+                }
+            )
+        activity, labels = self.daily_charts(reports)
+        risks = self.risk_chart(reports)
+        page = render_template(
+            "html/project.html.j2",
+            html_lang="zh-CN" if lang == "zh" else "en",
+            page_title=words.tr("site_reports", project=project),
+            canonical=self.base(f"{owner}/{name}/index.html"),
+            feed_href="feed.xml",
+            feed_title=words.tr("site_reports", project=project),
+            chrome=PageChrome(
+                site_title=self.cfg.title,
+                home_href="../../index.html",
+                footer=words.tr("site_generated_by"),
+            ),
+            tr=words.tr,
+            project=project,
+            repo=repo,
+            repo_url=repo_url,
+            weekly=rows["weekly"],
+            daily=rows["daily"],
+            activity_chart=activity,
+            labels_chart=labels,
+            risks_chart=risks,
+        )
+        self.output.put(f"{owner}/{name}/index.html", page)
+        self.build_feed(repo, owner, name, project, reports)
+        latest = max((r.period for r in reports if r.kind == "daily"), default="")
+        return {
+            "repo": repo,
+            "project": project,
+            "href": f"{owner}/{name}/index.html",
+            "feed": f"{owner}/{name}/feed.xml",
+            "count": len(by_period),
+            "latest": latest or max(r.period for r in reports),
+            "repo_url": repo_url,
+        }
+
+    def daily_charts(self, reports: list[ReportFile]) -> tuple[Markup, Markup]:
+        # One report per day (both languages hold the same numbers): prefer the site language.
+        per_day: dict[str, ReportFile] = {}
+        for r in reports:
+            if r.kind != "daily":
+                continue
+            if r.period not in per_day or r.lang == self.cfg.language:
+                per_day[r.period] = r
+        if not per_day:
+            return Markup(""), Markup("")
+        last = date.fromisoformat(max(per_day))
+        days = [last - timedelta(days=k) for k in range(29, -1, -1)]
+        points: list[charts.DayCounts] = []
+        label_counts: Counter[str] = Counter()
+        for day in days:
+            r = per_day.get(day.isoformat())
+            stats = r.data.get("stats") if r else None
+            if not isinstance(stats, dict):
+                points.append(charts.DayCounts(day.isoformat(), None, None, None))
+                continue
+            points.append(
+                charts.DayCounts(
+                    day.isoformat(),
+                    stats.get("new_issues", 0) + stats.get("new_prs", 0),
+                    stats.get("merged_prs", 0),
+                    stats.get("closed_issues", 0) + stats.get("closed_unmerged_prs", 0),
+                )
+            )
+            merged = (r.data.get("appendix") or {}).get("merged_prs") or []  # type: ignore[union-attr]
+            for ref in merged:
+                for label in ref.get("labels") or []:
+                    label_counts[str(label)] += 1
+        words = self.words
+        activity = charts.activity_chart(
+            points,
+            [
+                words.tr("site_series_new"),
+                words.tr("site_series_merged"),
+                words.tr("site_series_closed"),
+            ],
+            words.tr("site_chart_activity"),
+        )
+        top = sorted(label_counts.items(), key=lambda kv: (-kv[1], kv[0]))[:15]
+        return activity, charts.bar_chart(top, words.tr("site_chart_labels"))
+
+    def risk_chart(self, reports: list[ReportFile]) -> Markup:
+        per_week: dict[str, ReportFile] = {}
+        for r in reports:
+            if r.kind == "weekly" and (r.period not in per_week or r.lang == self.cfg.language):
+                per_week[r.period] = r
+        rows = [(week, risk_counts(per_week[week].data)) for week in sorted(per_week)[-12:]]
+        return charts.stacked_chart(rows, self.words.tr("site_chart_risks"))
+
+    def build_feed(
+        self, repo: str, owner: str, name: str, project: str, reports: list[ReportFile]
+    ) -> None:
+        rel = f"{owner}/{name}/feed.xml"
+        ordered = sorted(reports, key=lambda r: (_updated(r), r.kind, r.lang), reverse=True)
+        entries = [
+            FeedEntry(
+                id=entry_id(repo, r.kind, r.period, r.lang),
+                title=report_title(r),
+                href=self.base(self.report_paths(r) + ".html")
+                or f"{r.kind}/{r.period}.{r.lang}.html",
+                updated=_updated(r),
+                summary=_summary(r),
+                lang=r.lang,
+            )
+            for r in ordered
+        ]
+        self.output.put(
+            rel,
+            atom_feed(
+                feed_id=entry_id(repo, "feed", "all", "all"),
+                title=self.words.tr("site_reports", project=project),
+                self_href=self.base(rel) or "feed.xml",
+                home_href=self.base(f"{owner}/{name}/index.html") or "index.html",
+                entries=entries,
+                fallback_updated=datetime(2000, 1, 1, tzinfo=UTC),
+            ),
+        )
+
+    # -- the whole site -------------------------------------------------------------------
+    def build(self, reports: list[ReportFile], progress: Progress | None = None) -> BuildResult:
+        projects = []
+        grouped = _group(reports)
+        total = len(reports)
+        done = 0
+        for repo, group in grouped.items():
+            siblings = {(r.kind, r.period, r.lang) for r in group}
+            for r in group:
+                self.build_report(r, siblings)
+                done += 1
+                if progress:
+                    progress("pages", done, total)
+            projects.append(self.build_project(repo, group))
+        self.make_pdfs(progress)
+        words = self.words
+        home = render_template(
+            "html/home.html.j2",
+            html_lang="zh-CN" if self.cfg.language == "zh" else "en",
+            page_title=self.cfg.title,
+            canonical=self.base("index.html"),
+            feed_href=None,
+            feed_title="",
+            chrome=PageChrome(
+                site_title=self.cfg.title,
+                home_href="index.html",
+                footer=words.tr("site_generated_by"),
+            ),
+            tr=words.tr,
+            projects=projects,
+        )
+        self.output.put("index.html", home)
+        manifest = (
+            {"pdf": dict(sorted(self.new_manifest.items()))} if self.pdf else {"pdf": self.manifest}
+        )
+        self.output.put(MANIFEST, json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+        self.result.reports = len(reports)
+        self.result.projects = len(projects)
+        return self.result
+
+
+def build_site(
+    source: Path,
+    out: Path,
+    cfg: SiteConfig | None = None,
+    *,
+    pdf: bool | None = None,
+    progress: Progress | None = None,
+) -> BuildResult:
+    """Build the site in `out` from the report JSON files under `source`."""
+    reports = find_reports(source, exclude=out)
+    return SiteBuilder(cfg or SiteConfig(), out, pdf=pdf).build(reports, progress)
