@@ -13,7 +13,7 @@ import traceback
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 from sqlalchemy.exc import SQLAlchemyError
@@ -268,6 +268,24 @@ FormatOpt = Annotated[
     str, typer.Option("--format", help="md (Markdown) or json (the report model, docs/report.md).")
 ]
 OutOpt = Annotated[Path | None, typer.Option("--out", help="Write to this file instead of stdout.")]
+LLMOpt = Annotated[
+    bool | None,
+    typer.Option(
+        "--llm/--no-llm",
+        help="Let the [llm] model write the prose (default: when base_url and model are set).",
+    ),
+]
+
+
+def _analyst(state: State, use: bool | None) -> Any:
+    """The model layer for this run, or None for the deterministic writer alone."""
+    llm = state.config().llm
+    if use is False or (use is None and not (llm.base_url and llm.model)):
+        return None
+    from tidings.analysis.analyst import Analyst
+
+    # The key lives only in the environment and the SDK's headers; redact() knows it.
+    return Analyst.from_config(llm, state.store(), api_key=os.environ.get(llm.api_key_env))
 
 
 def _choice(name: str, value: str, allowed: tuple[str, ...]) -> str:
@@ -297,8 +315,9 @@ def report_daily(
     lang: LangOpt = None,
     fmt: FormatOpt = "md",
     out: OutOpt = None,
+    llm: LLMOpt = None,
 ) -> None:
-    """Write one day's report: every number from the store, prose by rules (no model yet)."""
+    """Write one day's report: every number from the store, prose by a model or by rules."""
     from tidings.facts.windows import parse_date
     from tidings.outputs import write_atomic
     from tidings.report.daily import build_daily
@@ -309,7 +328,16 @@ def report_daily(
     language = _choice("--lang", lang or settings.language, ("zh", "en"))
     _choice("--format", fmt, ("md", "json"))
     day = parse_date(date)
-    report = build_daily(state.store(), settings, day, language)  # type: ignore[arg-type]
+    analyst = _analyst(state, llm)
+    report = build_daily(
+        state.store(),
+        settings,
+        day,
+        language,  # type: ignore[arg-type]
+        analysis=analyst,
+    )
+    if analyst is not None and (warning := analyst.warning()):
+        console.err.print(f"warning: {warning}", markup=False, soft_wrap=True)
     text = _render(report, fmt)
     if out is None:
         console.stdout.write(text)

@@ -123,6 +123,17 @@ class Analyst:
         )
         return cls(provider, LLMCache(store), max_concurrency=config.max_concurrency)
 
+    def warning(self) -> str | None:
+        """One line for stderr when the model failed somewhere in the last run, else None."""
+        run = self.last
+        if run is None or not run.usage.failures:
+            return None
+        cause = run.usage.errors[0] if run.usage.errors else "answers failed validation"
+        return (
+            f"the model at {self.provider.settings.base_url} failed ({cause}); "
+            f"{run.usage.failures} parts of the report use the deterministic text"
+        )
+
     # -- the run ----------------------------------------------------------------------------
 
     def analyse(self, facts: WindowFacts) -> Analysis:
@@ -262,6 +273,8 @@ class Analyst:
         n = card["number"]
         for name in ("core_topic", "contention", "status"):
             text = self._guarded(out, getattr(answer, name), guard)
+            if text is not None and name == "status":
+                text = text.rstrip("。.")  # the renderer follows it with "; linked PRs: …"
             if text is None:
                 out.usage.failures += 1
             else:
