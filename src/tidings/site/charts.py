@@ -36,7 +36,7 @@ def activity_chart(days: Sequence[DayCounts], labels: Sequence[str], title: str)
     """Three lines (new, merged, closed) over the days; `labels` name the series."""
     if not days or all(d.new is None for d in days):
         return Markup("")
-    height, left, right, top, bottom = 240, 36, 10, 28, 34
+    height, left, right, top, bottom = 240, 36, 24, 28, 34
     plot_w, plot_h = WIDTH - left - right, height - top - bottom
     peak = max(max(d.new or 0, d.merged or 0, d.closed or 0) for d in days)
     ymax = _nice_max(max(peak, 1))
