@@ -80,7 +80,7 @@ _CODE_EXTENSIONS = (
 )
 _DEPENDENCY_PATHS = (
     "requirements*.txt", "requirements/**", "**/requirements*.txt", "pyproject.toml", "setup.py",
-    "setup.cfg", "CMakeLists.txt", "**/CMakeLists.txt", "cmake/**", "Dockerfile*",
+    "setup.cfg", "CMakeLists.txt", "**/CMakeLists.txt", "cmake/**", "**/*.cmake", "Dockerfile*",
     "**/Dockerfile*", "docker/**", "*.lock", "package.json", "Cargo.toml", "go.mod",
     "MANIFEST.in",
 )

@@ -1,0 +1,516 @@
+"""A local git clone as a source: merged PRs from the first-parent history, offline, no token.
+
+`git log --first-parent` of the default branch is the list of merges into it. A squash merge's
+subject ends in `(#N)` (GitHub's default), a merge commit reads `Merge pull request #N from
+...`; every other commit (direct pushes, the initial commit) is not a PR and is skipped. One
+`git log` run gives, per commit, the author, the dates, the message, `--numstat` (lines added
+and deleted per file, renames with their previous path) and the zero-context patch, of which
+only the added lines are kept: the risk rules that read code need nothing more.
+
+What a clone cannot tell: the PR's author login (git records a name and an email, not a
+GitHub login), labels, comments, reviews, and when the PR was opened. PRs from git are stored
+with `source = "git"`, `author_type = "GitAuthor"` (the name is not a login), state closed and
+merged at the commit time. An API sync later replaces the item with GitHub's richer copy and
+keeps the clone's added lines; a git sync never overwrites an item the API wrote, it only adds
+the added lines to its files (or its files, when the API gave none).
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO, Any
+
+import sqlalchemy as sa
+
+from tidings.errors import SourceError
+from tidings.records import ItemRecord, PRFileRecord, to_row
+from tidings.store import Store, schema
+
+Progress = Callable[[str, int, int | None], None]
+
+GIT_AUTHOR = "GitAuthor"  # author_type of a name read from git: not a GitHub login
+STREAM = "git"  # sync_state stream holding the newest commit read
+# Added lines kept per file: enough for the rules, bounded for generated or vendored files.
+PATCH_MAX_CHARS = 32_000
+BATCH = 500  # commits per store transaction
+
+_SQUASH = re.compile(r"\s*\(#(\d+)\)\s*$")
+_MERGE = re.compile(r"^Merge pull request #(\d+) from \S+")
+# Field separator and record start in the --format below; they never occur in messages in
+# practice, and patch lines never start with one (each has a +, -, space or header prefix).
+_FS, _RS = b"\x1f", b"\x1e"
+LOG_FORMAT = "%x1e%H%x1f%an%x1f%ae%x1f%aI%x1f%cI%x1f%P%x1f%B%x1f"
+
+
+def log_command(repo: Path | str, revisions: Sequence[str] = ("HEAD",)) -> list[str]:
+    """The one `git log` whose output `parse_log` reads."""
+    return [
+        "git",
+        "-C",
+        str(repo),
+        "-c",
+        "core.quotePath=false",
+        "log",
+        "--first-parent",
+        # A merge commit's diff against its first parent is what the PR brought in.
+        "--diff-merges=first-parent",
+        "-z",
+        "-M",
+        "--numstat",
+        "-p",
+        "--unified=0",
+        "--no-color",
+        "--no-ext-diff",
+        "--no-textconv",
+        f"--format={LOG_FORMAT}",
+        *revisions,
+        "--",
+    ]
+
+
+@dataclass
+class GitFile:
+    path: str
+    previous_path: str | None = None
+    status: str = "modified"  # added, modified, removed, renamed
+    additions: int | None = None  # None: binary
+    deletions: int | None = None
+    added: list[str] | None = None  # added lines; None when the diff showed no hunk
+
+    def patch(self) -> str | None:
+        if self.added is None:
+            return None
+        text = "\n".join(self.added)
+        if len(text) > PATCH_MAX_CHARS:
+            text = text[: text.rfind("\n", 0, PATCH_MAX_CHARS) + 1].rstrip("\n")
+        return text
+
+
+@dataclass
+class GitCommit:
+    sha: str
+    author_name: str
+    author_email: str
+    authored_at: datetime
+    committed_at: datetime
+    parents: list[str]
+    message: str
+    files: list[GitFile] = field(default_factory=list)
+
+    @property
+    def subject(self) -> str:
+        return self.message.split("\n", 1)[0].strip()
+
+    @property
+    def body(self) -> str:
+        return self.message.split("\n", 1)[1].strip() if "\n" in self.message else ""
+
+
+# -- parsing -----------------------------------------------------------------------------------
+
+
+def _chunks(stream: Iterable[bytes]) -> Iterator[bytes]:
+    """Split git's output into one byte string per commit (each starts with the record mark).
+
+    A record mark starts a commit when it follows a newline (after a patch) or a NUL (after
+    a commit with no diff); only the newly read bytes are searched, so a huge commit costs
+    linear time.
+    """
+    buffer = bytearray()
+    scan = 0
+    for data in stream:
+        buffer += data
+        while True:
+            cut = -1
+            pos = buffer.find(_RS, max(scan, 1))
+            while pos != -1:
+                if buffer[pos - 1] in (0x0A, 0x00):
+                    cut = pos
+                    break
+                pos = buffer.find(_RS, pos + 1)
+            if cut == -1:
+                scan = max(len(buffer) - 1, 1)
+                break
+            yield bytes(buffer[:cut])
+            del buffer[:cut]
+            scan = 1
+    if bytes(buffer).strip(b"\n\x00"):
+        yield bytes(buffer)
+
+
+def _text(raw: bytes) -> str:
+    return raw.decode("utf-8", errors="replace")
+
+
+def _unquote(path: str) -> str:
+    """Undo git's C-style quoting of unusual paths (`"a\\tb"`); plain paths pass through."""
+    if len(path) < 2 or not (path.startswith('"') and path.endswith('"')):
+        return path
+    raw = path[1:-1].encode("latin-1", errors="backslashreplace")
+    return raw.decode("unicode_escape").encode("latin-1").decode("utf-8", errors="replace")
+
+
+def _time(value: str) -> datetime:
+    return datetime.fromisoformat(value).astimezone(UTC).replace(microsecond=0)
+
+
+def _numstat(block: bytes) -> list[GitFile]:
+    files: list[GitFile] = []
+    tokens = block.split(b"\x00")
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        i += 1
+        if not token.strip(b"\n"):
+            continue
+        adds, dels, path = token.lstrip(b"\n").split(b"\t", 2)
+        binary = adds == b"-"
+        entry = GitFile(
+            path="",
+            additions=None if binary else int(adds),
+            deletions=None if binary else int(dels),
+        )
+        if path:
+            entry.path = _text(path)
+        else:  # a rename: the old and the new path follow as their own fields
+            entry.previous_path, entry.path = _text(tokens[i]), _text(tokens[i + 1])
+            entry.status = "renamed"
+            i += 2
+        files.append(entry)
+    return files
+
+
+def _apply_patch(files: list[GitFile], patch: bytes) -> None:
+    """Statuses and added lines from the zero-context patch, matched to numstat by path."""
+    by_path = {f.path: f for f in files}
+    current: GitFile | None = None
+    in_hunk = False
+    old_path: str | None = None
+    for raw in patch.split(b"\n"):
+        if raw.startswith(b"diff --git "):
+            current, in_hunk, old_path = None, False, None
+            # Binary or mode-only changes have no ---/+++ lines: "a/X b/X" names the file.
+            rest = _text(raw[len(b"diff --git ") :])
+            half = (len(rest) - 1) // 2
+            if rest[:half].startswith("a/") and rest[half + 1 :] == "b/" + rest[2:half]:
+                current = by_path.get(rest[2:half])
+            continue
+        if in_hunk:
+            # With --unified=0 a hunk holds only added (+) and removed (-) lines; "+++ x"
+            # here is an added line reading "++ x", not a header.
+            if raw.startswith(b"+"):
+                if current is not None and current.added is not None:
+                    current.added.append(_text(raw[1:]))
+                continue
+            if raw.startswith((b"-", b"\\", b"@@")):
+                continue
+            in_hunk = False
+        line = _text(raw)
+        if line.startswith("@@"):
+            in_hunk = True
+            if current is not None and current.added is None:
+                current.added = []
+        elif line.startswith("new file mode") and current is not None:
+            current.status = "added"
+        elif line.startswith("deleted file mode") and current is not None:
+            current.status = "removed"
+        elif line.startswith("rename to "):
+            current = by_path.get(_unquote(line[len("rename to ") :]), current)
+        elif line.startswith("--- "):
+            old = _unquote(line[4:])
+            old_path = old[2:] if old.startswith("a/") else None
+        elif line.startswith("+++ "):
+            new = _unquote(line[4:])
+            if new.startswith("b/"):
+                current = by_path.get(new[2:], current)
+            elif old_path is not None:  # +++ /dev/null: the file was deleted
+                current = by_path.get(old_path, current)
+                if current is not None:
+                    current.status = "removed"
+
+
+def parse_log(stream: Iterable[bytes]) -> Iterator[GitCommit]:
+    """Commits from the output of `log_command`, newest first, as git prints them."""
+    for chunk in _chunks(stream):
+        head, _, rest = chunk.partition(_FS + b"\x00")
+        fields = head.lstrip(b"\n").removeprefix(_RS).split(_FS)
+        if len(fields) != 7:
+            raise SourceError(
+                f"unexpected git log output near {head[:60]!r}",
+                "use git 2.31 or newer and a clone that `git log` can read",
+            )
+        sha, name, email, authored, committed, parents, message = (_text(x) for x in fields)
+        numstat, _, patch = rest.partition(b"\x00\x00")
+        files = _numstat(numstat)
+        if patch:
+            _apply_patch(files, patch)
+        yield GitCommit(
+            sha=sha,
+            author_name=name,
+            author_email=email,
+            authored_at=_time(authored),
+            committed_at=_time(committed),
+            parents=parents.split(),
+            message=message.strip("\n"),
+            files=files,
+        )
+
+
+# -- commits to records ------------------------------------------------------------------------
+
+
+def pr_number(commit: GitCommit) -> tuple[int, str] | None:
+    """(PR number, PR title) of a merge into the branch, or None for a direct commit."""
+    merge = _MERGE.match(commit.subject)
+    if merge and len(commit.parents) > 1:
+        body = commit.body.strip()
+        title = body.split("\n", 1)[0].strip() if body else commit.subject
+        return int(merge.group(1)), title
+    squash = _SQUASH.search(commit.subject)
+    if squash:
+        return int(squash.group(1)), commit.subject[: squash.start()].strip()
+    return None
+
+
+def commit_records(commit: GitCommit) -> tuple[ItemRecord, list[PRFileRecord]] | None:
+    found = pr_number(commit)
+    if found is None:
+        return None
+    number, title = found
+    merge = len(commit.parents) > 1
+    body = "\n".join(commit.body.split("\n")[1:]).strip() if merge else commit.body
+    files = [
+        PRFileRecord(
+            number=number,
+            path=f.path,
+            previous_path=f.previous_path,
+            status=f.status,
+            additions=f.additions,
+            deletions=f.deletions,
+            patch=f.patch(),
+        )
+        for f in commit.files
+    ]
+    item = ItemRecord(
+        number=number,
+        kind="pr",
+        title=title or commit.subject,
+        body=body or None,
+        author=commit.author_name or None,
+        author_type=GIT_AUTHOR,
+        state="closed",
+        draft=False,
+        # A clone does not know when the PR was opened; the author date is the closest it has.
+        created_at=min(commit.authored_at, commit.committed_at),
+        updated_at=commit.committed_at,
+        closed_at=commit.committed_at,
+        merged_at=commit.committed_at,
+        merged=True,
+        merge_commit_sha=commit.sha,
+        additions=sum(f.additions or 0 for f in commit.files),
+        deletions=sum(f.deletions or 0 for f in commit.files),
+        changed_files=len(commit.files),
+        source="git",
+    )
+    return item, files
+
+
+# -- into the store ----------------------------------------------------------------------------
+
+
+@dataclass
+class GitSyncReport:
+    repository: str
+    path: str
+    commits: int = 0  # first-parent commits read
+    prs: int = 0  # of which merged PRs
+    skipped: int = 0  # commits that are not PRs (direct pushes, the initial commit)
+    items_written: int = 0  # PR items inserted or updated from git
+    api_items_kept: int = 0  # PRs the API already holds: only their added lines were added
+    pr_files: int = 0
+    head: str | None = None
+    incremental: bool = False
+    elapsed: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["elapsed"] = round(self.elapsed, 3)
+        return data
+
+
+def _git(repo: Path, *args: str) -> str:
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(repo), *args], capture_output=True, text=True, check=False
+        )
+    except FileNotFoundError as exc:
+        raise SourceError("git is not installed", "install git (e.g. apt-get install git)") from exc
+    if done.returncode != 0:
+        reason = (done.stderr.strip().splitlines() or ["git failed"])[-1]
+        raise SourceError(
+            f"cannot read the git clone at {repo}: {reason}",
+            "pass --git the folder of a clone (the one holding .git) with at least one commit",
+        )
+    return done.stdout.strip()
+
+
+def sync_git(
+    store: Store,
+    full_name: str,
+    repo_path: Path | str,
+    *,
+    progress: Progress | None = None,
+    rev: str = "HEAD",
+) -> GitSyncReport:
+    """Read the clone's first-parent history into the store; later runs read only new commits."""
+    path = Path(repo_path).expanduser()
+    if not path.is_dir():
+        raise SourceError(f"git clone {path} not found", "pass --git the folder of a local clone")
+    head = _git(path, "rev-parse", "--verify", f"{rev}^{{commit}}")
+    with store.begin() as conn:
+        repo_id = store.repo_id(conn, full_name, create=True) or 0
+        cursor = store.get_cursor(conn, repo_id, STREAM)
+    revisions = [head]
+    incremental = False
+    if cursor and cursor != head:
+        known = subprocess.run(
+            ["git", "-C", str(path), "merge-base", "--is-ancestor", cursor, head],
+            capture_output=True,
+            check=False,
+        )
+        if known.returncode == 0:  # history only grew: read the new commits only
+            revisions = [head, f"^{cursor}"]
+            incremental = True
+    elif cursor == head:
+        revisions = []
+    started = time.monotonic()
+    if not revisions:
+        report = GitSyncReport(full_name, str(path), head=head, incremental=True)
+        report.notes.append("no new commits since the last git sync")
+        return report
+    proc = subprocess.Popen(log_command(path, revisions), stdout=subprocess.PIPE)
+    assert proc.stdout is not None
+    try:
+        report = ingest(store, full_name, parse_log(_read(proc.stdout)), head, progress)
+    finally:
+        proc.stdout.close()
+        code = proc.wait()
+    if code != 0:
+        raise SourceError(f"git log failed in {path} (exit {code})", "check the clone with git log")
+    report.path = str(path)
+    report.incremental = incremental
+    report.elapsed = time.monotonic() - started
+    return report
+
+
+def _read(handle: IO[bytes], size: int = 1 << 16) -> Iterator[bytes]:
+    while data := handle.read(size):
+        yield data
+
+
+def ingest(
+    store: Store,
+    full_name: str,
+    commits: Iterable[GitCommit],
+    head: str | None,
+    progress: Progress | None = None,
+) -> GitSyncReport:
+    """Write the PRs among `commits` (any order); set the git cursor to `head` at the end.
+
+    Each batch commits on its own and every write is an idempotent upsert, so an interrupted
+    run leaves a consistent store and re-running it gives the same result.
+    """
+    started = time.monotonic()
+    report = GitSyncReport(repository=full_name, path="", head=head)
+    tick = progress or (lambda _stage, _done, _total: None)
+    with store.begin() as conn:
+        repo_id = store.repo_id(conn, full_name, create=True) or 0
+    batch: dict[int, tuple[ItemRecord, list[PRFileRecord]]] = {}
+    tick("git commits", 0, None)
+    for commit in commits:
+        report.commits += 1
+        records = commit_records(commit)
+        if records is None:
+            report.skipped += 1
+        else:
+            # The newest merge of a number wins: git log prints newest first.
+            batch.setdefault(records[0].number, records)
+            report.prs += 1
+        if len(batch) >= BATCH:
+            _write(store, repo_id, list(batch.values()), report)
+            batch = {}
+            tick("git commits", report.commits, None)
+    _write(store, repo_id, list(batch.values()), report)
+    with store.begin() as conn:
+        if head is not None:
+            store.set_cursor(conn, repo_id, STREAM, head)
+    tick("git commits", report.commits, report.commits)
+    report.elapsed = time.monotonic() - started
+    return report
+
+
+def _write(
+    store: Store,
+    repo_id: int,
+    prs: list[tuple[ItemRecord, list[PRFileRecord]]],
+    report: GitSyncReport,
+) -> None:
+    if not prs:
+        return
+    it, pf = schema.items, schema.pr_files
+    numbers = [item.number for item, _ in prs]
+    with store.begin() as conn:
+        existing = dict(
+            conn.execute(
+                sa.select(it.c.number, it.c.source).where(
+                    it.c.repo_id == repo_id, it.c.number.in_(numbers)
+                )
+            ).all()
+        )
+        have_files: dict[int, set[str]] = {}
+        for number, path in conn.execute(
+            sa.select(pf.c.number, pf.c.path).where(
+                pf.c.repo_id == repo_id, pf.c.number.in_(numbers)
+            )
+        ):
+            have_files.setdefault(number, set()).add(path)
+        item_rows: list[dict[str, Any]] = []
+        for item, files in prs:
+            from_api = item.number in existing and existing[item.number] != "git"
+            rows = []
+            for f in files:
+                row = to_row(f)
+                row["repo_id"] = repo_id
+                rows.append(row)
+            report.pr_files += len(rows)
+            if from_api:
+                report.api_items_kept += 1
+                known = have_files.get(item.number)
+                if not known:
+                    store.replace_children(conn, pf, repo_id, item.number, rows)
+                    continue
+                for row in rows:  # keep GitHub's rows; add what only the clone knows
+                    if row["path"] in known and row["patch"] is not None:
+                        conn.execute(
+                            pf.update()
+                            .where(
+                                pf.c.repo_id == repo_id,
+                                pf.c.number == item.number,
+                                pf.c.path == row["path"],
+                            )
+                            .values(patch=row["patch"])
+                        )
+                continue
+            row = to_row(item)
+            row["repo_id"] = repo_id
+            item_rows.append(row)
+            store.replace_children(conn, pf, repo_id, item.number, rows)
+        store.upsert(conn, it, item_rows)
+        report.items_written += len(item_rows)

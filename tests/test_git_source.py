@@ -1,0 +1,236 @@
+"""The git source on a real repository built here with git: what `git log` really prints.
+
+The repository has squash merges `(#N)`, a `Merge pull request #N` merge commit, a direct push,
+an empty commit, a rename, a binary file, a deleted test, a path with a space and one with
+non-ASCII characters, an added line that starts with `++`, and an `assert` in library code.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from tests.factories import Records, seed, ts
+from tidings.config import RepoConfig
+from tidings.errors import SourceError
+from tidings.facts.risk import assess, load_merged
+from tidings.records import PRFileRecord
+from tidings.sources.git import log_command, parse_log, sync_git
+from tidings.store import Store, schema
+from tidings.store.rows import read_records
+
+REPO = "acme/engine"
+
+
+class Clone:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.clock = 1_786_000_000  # 2026-08-06T07:06:40Z; each commit adds an hour
+        path.mkdir(parents=True)
+        self.git("init", "-q", "-b", "main")
+
+    def git(self, *args: str) -> str:
+        env = {
+            **os.environ,
+            "GIT_AUTHOR_NAME": "Wang Wei",
+            "GIT_AUTHOR_EMAIL": "wei@example.com",
+            "GIT_COMMITTER_NAME": "GitHub",
+            "GIT_COMMITTER_EMAIL": "noreply@github.com",
+            "GIT_AUTHOR_DATE": f"{self.clock} +0800",
+            "GIT_COMMITTER_DATE": f"{self.clock} +0800",
+        }
+        done = subprocess.run(
+            ["git", "-C", str(self.path), "-c", "commit.gpgsign=false", *args],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=True,
+        )
+        return done.stdout.strip()
+
+    def write(self, path: str, text: str | bytes) -> None:
+        target = self.path / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(text, bytes):
+            target.write_bytes(text)
+        else:
+            target.write_text(text, encoding="utf-8")
+
+    def commit(self, message: str, *extra: str) -> str:
+        self.clock += 3600
+        self.git("add", "-A")
+        self.git("commit", "-q", "--allow-empty", "-m", message, *extra)
+        return self.git("rev-parse", "HEAD")
+
+
+@pytest.fixture
+def clone(tmp_path: Path) -> Clone:
+    c = Clone(tmp_path / "clone")
+    c.write("engine/core.py", "".join(f"line {k}\n" for k in range(40)))
+    c.write("tests/test_core.py", "def test_a():\n    pass\n" * 10)
+    c.write("logo.png", b"\x89PNG\x00\x01\x02")
+    c.commit("Initial commit")  # a direct push: not a PR
+    c.write("engine/gemm.py", "def gemm(m):\n    assert 0 < m <= 64, 'm'\n    return m\n")
+    c.write("engine/core.py", "".join(f"line {k}\n" for k in range(38)) + "++ not a header\n")
+    c.commit("[Kernel] Fused GEMM (#11)", "-m", "Adds a fused GEMM.\n\nSigned-off-by: Wang Wei")
+    c.git("rm", "-q", "tests/test_core.py")
+    c.git("mv", "engine/core.py", "engine/kernel core.py")
+    c.write("docs/指南.md", "你好\n")
+    c.commit("[Test] Drop old core tests (#12)")
+    c.git("checkout", "-q", "-b", "feature")
+    c.write("engine/extra.py", "x = 1\n")
+    c.commit("extra work")
+    c.git("checkout", "-q", "main")
+    c.clock += 3600
+    c.git("merge", "-q", "--no-ff", "feature", "-m", "Merge pull request #13 from wei/feature",
+          "-m", "[Feature] Extra module\n\nWhy it matters.")  # fmt: skip
+    c.commit("[CI] Nothing changed (#14)")  # empty
+    return c
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    s = Store.open(f"sqlite:///{tmp_path / 'git.db'}")
+    yield s
+    s.close()
+
+
+def _items(store: Store) -> dict[int, dict]:
+    with store.engine.connect() as conn:
+        rows = conn.execute(sa.select(schema.items)).mappings().all()
+    return {r["number"]: dict(r) for r in rows}
+
+
+def _files(store: Store) -> dict[tuple[int, str], dict]:
+    with store.engine.connect() as conn:
+        rows = conn.execute(sa.select(schema.pr_files)).mappings().all()
+    return {(r["number"], r["path"]): dict(r) for r in rows}
+
+
+def test_parser_reads_real_git_output(clone: Clone) -> None:
+    out = subprocess.run(log_command(clone.path), capture_output=True, check=True).stdout
+    # Fed in 5-byte pieces: commit boundaries must not depend on how reads fall.
+    commits = list(parse_log(out[k : k + 5] for k in range(0, len(out), 5)))
+    assert [c.subject for c in commits] == [
+        "[CI] Nothing changed (#14)",
+        "Merge pull request #13 from wei/feature",
+        "[Test] Drop old core tests (#12)",
+        "[Kernel] Fused GEMM (#11)",
+        "Initial commit",
+    ]
+    empty, merge, drop, gemm, first = commits
+    assert empty.files == [] and len(merge.parents) == 2
+    assert [(f.path, f.status, f.additions) for f in merge.files] == [
+        ("engine/extra.py", "added", 1)
+    ]
+    by = {f.path: f for f in drop.files}
+    assert by["engine/kernel core.py"].previous_path == "engine/core.py"
+    assert by["engine/kernel core.py"].status == "renamed"
+    assert by["tests/test_core.py"].status == "removed"
+    assert (by["tests/test_core.py"].additions, by["tests/test_core.py"].deletions) == (0, 20)
+    assert by["docs/指南.md"].added == ["你好"]
+    g = {f.path: f for f in gemm.files}
+    assert g["engine/gemm.py"].added == [
+        "def gemm(m):",
+        "    assert 0 < m <= 64, 'm'",
+        "    return m",
+    ]
+    assert g["engine/core.py"].added == ["++ not a header"]
+    assert (g["engine/core.py"].additions, g["engine/core.py"].deletions) == (1, 2)
+    binary = {f.path: f for f in first.files}["logo.png"]
+    assert (binary.additions, binary.deletions, binary.added) == (None, None, None)
+    assert gemm.author_name == "Wang Wei" and gemm.committed_at == ts("2026-08-06T09:06:40Z")
+
+
+def test_sync_stores_merged_prs_with_files_and_added_lines(clone: Clone, store: Store) -> None:
+    report = sync_git(store, REPO, clone.path)
+    assert (report.commits, report.prs, report.skipped) == (5, 4, 1)
+    items = _items(store)
+    assert sorted(items) == [11, 12, 13, 14]
+    gemm = items[11]
+    assert gemm["title"] == "[Kernel] Fused GEMM" and gemm["source"] == "git"
+    assert gemm["author"] == "Wang Wei" and gemm["author_type"] == "GitAuthor"
+    assert gemm["state"] == "closed" and gemm["merged"] is True
+    assert gemm["merged_at"] == gemm["closed_at"] == ts("2026-08-06T09:06:40Z")
+    assert (gemm["additions"], gemm["deletions"], gemm["changed_files"]) == (4, 2, 2)
+    assert gemm["body"].startswith("Adds a fused GEMM.") and gemm["labels"] == []
+    assert items[13]["title"] == "[Feature] Extra module"
+    assert items[13]["body"] == "Why it matters."
+    files = _files(store)
+    assert files[(11, "engine/gemm.py")]["patch"].splitlines()[1] == "    assert 0 < m <= 64, 'm'"
+    assert files[(12, "engine/kernel core.py")]["previous_path"] == "engine/core.py"
+    assert files[(12, "tests/test_core.py")]["status"] == "removed"
+    # The risk rules see what the clone gave: the assert, the deleted test file.
+    repo = RepoConfig(name=REPO)
+    with store.engine.connect() as conn:
+        repo_id = store.require_repo(conn, REPO)
+        prs = {
+            p.number: p
+            for p in load_merged(
+                conn, repo_id, ts("2026-08-01T00:00:00Z"), ts("2026-09-01T00:00:00Z")
+            )
+        }
+    tags11 = {t.tag: t for t in assess(prs[11], repo)}
+    assert tags11["assert_validation"].evidence[0].path == "engine/gemm.py"
+    assert "no_approval" not in tags11  # reviews are unknown from git: no false alarm
+    assert "tests_removed" in {t.tag for t in assess(prs[12], repo)}
+
+
+def test_resync_reads_only_new_commits_and_is_idempotent(clone: Clone, store: Store) -> None:
+    sync_git(store, REPO, clone.path)
+    with store.engine.connect() as conn:
+        before = [r.model_dump_json() for r in read_records(conn, 1)]
+    again = sync_git(store, REPO, clone.path)
+    assert again.commits == 0 and again.notes == ["no new commits since the last git sync"]
+    clone.write("engine/new.py", "y = 2\n")
+    clone.commit("[Misc] New module (#15)")
+    more = sync_git(store, REPO, clone.path)
+    assert (more.commits, more.prs, more.incremental) == (1, 1, True)
+    assert sorted(_items(store)) == [11, 12, 13, 14, 15]
+    with store.engine.connect() as conn:
+        after = [r.model_dump_json() for r in read_records(conn, 1)]
+    assert [line for line in after if '"number":15' not in line and "sync_state" not in line] == [
+        line for line in before if "sync_state" not in line
+    ]
+
+
+def test_git_never_overwrites_what_the_api_wrote(clone: Clone, store: Store, rec: Records) -> None:
+    seed(
+        store,
+        [
+            rec.repo(REPO),
+            rec.pr(
+                11,
+                "2026-08-01T00:00:00Z",
+                merged_at="2026-08-06T09:06:40Z",
+                author="wangwei-gh",
+                labels=["kernel"],
+                detail_updated_at=ts("2026-08-06T09:06:40Z"),
+            ),
+            PRFileRecord(
+                number=11, path="engine/gemm.py", status="added", additions=3, deletions=0
+            ),
+            PRFileRecord(
+                number=11, path="engine/core.py", status="modified", additions=1, deletions=2
+            ),
+        ],
+    )
+    report = sync_git(store, REPO, clone.path)
+    assert report.api_items_kept == 1
+    item = _items(store)[11]
+    assert (item["author"], item["labels"], item["source"]) == ("wangwei-gh", ["kernel"], None)
+    files = _files(store)
+    assert "assert 0 < m" in files[(11, "engine/gemm.py")]["patch"]
+    assert files[(11, "engine/core.py")]["patch"] == "++ not a header"
+
+
+def test_not_a_clone_is_one_clear_error(tmp_path: Path, store: Store) -> None:
+    with pytest.raises(SourceError) as err:
+        sync_git(store, REPO, tmp_path)
+    assert "cannot read the git clone" in err.value.one_line()
+    with pytest.raises(SourceError, match="not found"):
+        sync_git(store, REPO, tmp_path / "missing")
