@@ -353,8 +353,12 @@ def demo(
     out: Annotated[
         Path, typer.Option("--out", help="Folder for the demo's store and reports.")
     ] = Path("tidings-demo"),
+    site: Annotated[
+        bool, typer.Option("--site/--no-site", help="Also build the static site in OUT/site.")
+    ] = True,
+    pdf: Annotated[bool, typer.Option("--pdf/--no-pdf", help="PDF downloads on the site.")] = True,
 ) -> None:
-    """Import the bundled sample repository and write its daily reports in zh and en (offline)."""
+    """Import the bundled sample, write its daily reports (zh, en) and build the site (offline)."""
     from datetime import date as date_type
     from datetime import timedelta
 
@@ -390,6 +394,151 @@ def demo(
         markup=False,
         soft_wrap=True,
     )
+    if site:
+        from tidings.config import SiteConfig
+        from tidings.site.build import build_site
+
+        site_dir = out / "site"
+        with console.progress_display() as progress:
+            result = build_site(
+                out, site_dir, SiteConfig(title="tidings demo"), pdf=pdf, progress=progress
+            )
+        console.err.print(
+            f"built the site in {site_dir}/ ({result.reports} report pages, "
+            f"{len(result.written)} files written)\n"
+            f"preview it: tidings serve {site_dir}   or open {site_dir / 'index.html'}",
+            markup=False,
+            soft_wrap=True,
+        )
+
+
+site_app = typer.Typer(
+    help="The static report site (docs: README, Publishing).", no_args_is_help=True
+)
+app.add_typer(site_app, name="site")
+
+PdfOpt = Annotated[
+    bool | None,
+    typer.Option("--pdf/--no-pdf", help="Make PDF downloads (default: [site] pdf, true)."),
+]
+
+
+@site_app.command("build")
+def site_build(
+    ctx: typer.Context,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Site folder (default: [site] out_dir, site).")
+    ] = None,
+    source: Annotated[
+        Path | None,
+        typer.Option(
+            "--from", help="Folder of report JSON files (default: [site] reports_dir, reports)."
+        ),
+    ] = None,
+    pdf: PdfOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Build the site from report JSON files; files whose bytes are unchanged are not written."""
+    from tidings.site.build import build_site
+
+    cfg = _state(ctx).config().site
+    target = out or Path(cfg.out_dir)
+    with console.progress_display() as progress:
+        result = build_site(
+            source or Path(cfg.reports_dir), target, cfg, pdf=pdf, progress=progress
+        )
+    if as_json:
+        console.emit_json(result.to_dict())
+        return
+    console.out.print(console.key_value_table(f"site {target}", result.to_dict()))
+
+
+@app.command()
+def serve(
+    directory: Annotated[
+        Path, typer.Argument(metavar="[DIR]", help="A built site (default: site).")
+    ] = Path("site"),
+    port: Annotated[int, typer.Option(min=0, max=65535, help="Port (0: any free one).")] = 8000,
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+) -> None:
+    """Preview a built site on localhost (Ctrl-C stops it)."""
+    from tidings.site.serve import make_server
+
+    server = make_server(directory, host, port)
+    bound_host, bound_port = server.server_address[:2]
+    console.err.print(
+        f"serving {directory} at http://{bound_host}:{bound_port}/ (Ctrl-C to stop)",
+        markup=False,
+    )
+    try:
+        server.serve_forever()
+    finally:
+        server.server_close()
+
+
+@app.command("run")
+def run_cmd(
+    ctx: typer.Context,
+    days: Annotated[
+        int, typer.Option(min=1, max=62, help="Closed days to (re)check per repository.")
+    ] = 7,
+    site: Annotated[bool, typer.Option("--site/--no-site", help="Rebuild the site.")] = True,
+    pdf: PdfOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Sync every repository in tidings.toml, write the due reports, rebuild the site."""
+    from tidings.runner import outcome_table, run_repositories
+
+    state = _state(ctx)
+    cfg = state.config()
+    if not cfg.repos:
+        raise TidingsError(
+            "no repositories to run: tidings.toml has no [[repos]]",
+            'add one, e.g. [[repos]] name = "OWNER/REPO" (or pass --config FILE)',
+        )
+    from tidings.sources.github.auth import resolve_token
+    from tidings.sources.github.sync import sync_repository
+
+    token = resolve_token(cfg.github.token_env)
+    store = state.store()
+    reports_dir, site_dir = Path(cfg.site.reports_dir), Path(cfg.site.out_dir)
+    with console.progress_display() as progress:
+
+        def sync(store_: object, repo: object) -> object:
+            return sync_repository(
+                store_,  # type: ignore[arg-type]
+                repo.name,  # type: ignore[attr-defined]
+                github=cfg.github,
+                token=token,
+                progress=progress,
+            )
+
+        outcomes = run_repositories(
+            cfg, store, sync=sync, reports_dir=reports_dir, days=days, progress=progress
+        )
+        built = None
+        if site and reports_dir.is_dir():
+            from tidings.site.build import build_site
+
+            built = build_site(reports_dir, site_dir, cfg.site, pdf=pdf, progress=progress)
+    failed = [o for o in outcomes if not o.ok]
+    if as_json:
+        console.emit_json(
+            {
+                "repositories": [o.__dict__ for o in outcomes],
+                "site": built.to_dict() if built else None,
+            }
+        )
+    else:
+        console.out.print(outcome_table(outcomes))
+        if built is not None:
+            console.err.print(
+                f"site: {site_dir}/ ({len(built.written)} files written, "
+                f"{built.unchanged} unchanged)",
+                markup=False,
+            )
+    if failed:
+        raise typer.Exit(1)
 
 
 def _usage_line(exc: UsageError) -> str:
