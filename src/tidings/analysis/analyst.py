@@ -342,6 +342,7 @@ class Analyst:
                 continue
             payload = {
                 "topic": title,
+                "count": len(matches),
                 "items": [brief(x.number) | {"matched_by": list(x.reasons)} for x in matches],
             }
             logins = {data.items[x.number].author or "" for x in matches}
@@ -386,6 +387,7 @@ class Analyst:
         watch = watchlist(data, repo.bots)
         if watch:
             payload = {
+                "count": len(watch),
                 "issues": [
                     {
                         "number": w.number,
