@@ -135,6 +135,21 @@ def _item(row: sa.RowMapping) -> Item:
     )
 
 
+def _comment(row: sa.RowMapping, kind: str, when: datetime) -> Comment:
+    return Comment(
+        id=row["id"],
+        number=row["number"],
+        author=row["author"],
+        author_type=row["author_type"],
+        author_association=row["author_association"],
+        body=row["body"] or "",
+        created_at=when,
+        reactions=_total_reactions(row.get("reactions")),
+        kind=kind,
+        review_state=row.get("state") if kind == "review" else None,
+    )
+
+
 def load_window(
     conn: Connection, repo_id: int, repo: str, start: datetime, end: datetime
 ) -> WindowData:
@@ -144,55 +159,17 @@ def load_window(
     def within(col: sa.Column) -> sa.ColumnElement[bool]:
         return sa.and_(col >= start, col < end)
 
-    for row in conn.execute(
-        sa.select(cm).where(cm.c.repo_id == repo_id, ~cm.c.deleted, within(cm.c.created_at))
-    ).mappings():
-        data.activity.append(
-            Comment(
-                id=row["id"],
-                number=row["number"],
-                author=row["author"],
-                author_type=row["author_type"],
-                author_association=row["author_association"],
-                body=row["body"] or "",
-                created_at=row["created_at"],
-                reactions=_total_reactions(row["reactions"]),
-                kind="comment",
-            )
-        )
-    for row in conn.execute(
-        sa.select(rv).where(rv.c.repo_id == repo_id, ~rv.c.deleted, within(rv.c.submitted_at))
-    ).mappings():
-        data.activity.append(
-            Comment(
-                id=row["id"],
-                number=row["number"],
-                author=row["author"],
-                author_type=row["author_type"],
-                author_association=row["author_association"],
-                body=row["body"] or "",
-                created_at=row["submitted_at"],
-                reactions=0,
-                kind="review",
-                review_state=row["state"],
-            )
-        )
-    for row in conn.execute(
-        sa.select(rc).where(rc.c.repo_id == repo_id, ~rc.c.deleted, within(rc.c.created_at))
-    ).mappings():
-        data.activity.append(
-            Comment(
-                id=row["id"],
-                number=row["number"],
-                author=row["author"],
-                author_type=row["author_type"],
-                author_association=row["author_association"],
-                body=row["body"] or "",
-                created_at=row["created_at"],
-                reactions=_total_reactions(row["reactions"]),
-                kind="review_comment",
-            )
-        )
+    # Conversation comments, reviews and review comments share one shape: (table, kind, the
+    # column that dates them).
+    for table, kind, when in (
+        (cm, "comment", cm.c.created_at),
+        (rv, "review", rv.c.submitted_at),
+        (rc, "review_comment", rc.c.created_at),
+    ):
+        rows = conn.execute(
+            sa.select(table).where(table.c.repo_id == repo_id, ~table.c.deleted, within(when))
+        ).mappings()
+        data.activity.extend(_comment(row, kind, row[when.name]) for row in rows)
     data.activity.sort(key=lambda c: (c.created_at, c.kind, c.id))
 
     touched = {c.number for c in data.activity}
