@@ -581,7 +581,20 @@ class _Sync:
             nz.closing_ref_from_graphql(n, number)
             for n in pr.nodes.get("closingIssuesReferences", {}).values()
         ]
-        self.store.replace_children(conn, schema.pr_files, self.repo_id, number, self._rows(files))
+        file_rows = self._rows(files)
+        # GitHub does not give patches here; keep the added lines a git sync stored (the
+        # risk rules read them) for the files both sources know.
+        pf = schema.pr_files
+        patches = dict(
+            conn.execute(
+                sa.select(pf.c.path, pf.c.patch).where(
+                    pf.c.repo_id == self.repo_id, pf.c.number == number, pf.c.patch.is_not(None)
+                )
+            ).all()
+        )
+        for row in file_rows:
+            row["patch"] = patches.get(row["path"], row["patch"])
+        self.store.replace_children(conn, pf, self.repo_id, number, file_rows)
         self.store.replace_children(
             conn, schema.closing_refs, self.repo_id, number, self._rows(refs)
         )
