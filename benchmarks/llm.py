@@ -1,0 +1,342 @@
+"""LLM benchmark: what the model layer costs per report, next to a one-prompt baseline.
+
+    python benchmarks/llm.py [--quick] [--latency 1.0] [--concurrency 8] [--json]
+
+Three windows, measured in one run against the loopback OpenAI-compatible server
+(tests/servers/openai.py, which answers every task correctly and counts tokens as UTF-8
+bytes / 4):
+
+- the demo sample's busiest day (tidings.demo);
+- a generated vLLM-scale day and the week around it (tests/servers/generate.py: ~700 PRs,
+  ~200 issues, ~5,000 comments and reviews a week, with 100+-comment threads).
+
+For each: model calls, prompt and completion tokens and the largest single prompt for a fresh
+report; the same for a re-run (everything cached); and the baseline that puts the whole window
+(every active item's title, body, labels and files, every comment of the window) into one
+prompt, with whether it fits a 32k-token context. Then the wall time of a fresh day report with
+`--concurrency` calls in flight against a server answering in `--latency` seconds, next to the
+same run one call at a time.
+
+--quick: the quick week (a fifth of the size), no latency; for the test suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+for _path in (ROOT / "src", ROOT):
+    if str(_path) not in sys.path:
+        sys.path.insert(0, str(_path))
+
+from rich import box  # noqa: E402
+from rich.console import Console  # noqa: E402
+from rich.table import Table  # noqa: E402
+from tests.factories import seed  # noqa: E402
+from tests.servers.generate import REPO as GEN_REPO  # noqa: E402
+from tests.servers.generate import generate_week, quick_week  # noqa: E402
+from tests.servers.openai import FakeOpenAI, tokens  # noqa: E402
+
+from tidings.analysis import prompts  # noqa: E402
+from tidings.analysis.analyst import Analyst, WindowFacts  # noqa: E402
+from tidings.analysis.cache import LLMCache  # noqa: E402
+from tidings.analysis.provider import Provider, ProviderSettings  # noqa: E402
+from tidings.config import RepoConfig, TopicConfig, load_config  # noqa: E402
+from tidings.demo import CONFIG_PATH, SAMPLE_PATH  # noqa: E402
+from tidings.demo import REPO as DEMO_REPO  # noqa: E402
+from tidings.facts.activity_data import WindowData, load_window  # noqa: E402
+from tidings.facts.discussions import hot_discussions  # noqa: E402
+from tidings.facts.stats import item_lists  # noqa: E402
+from tidings.facts.windows import daily_window, previous, weekly_window  # noqa: E402
+from tidings.report.daily import METRICS, build_daily  # noqa: E402
+from tidings.snapshot import import_snapshot  # noqa: E402
+from tidings.store import Store  # noqa: E402
+
+CONTEXT = 32_768
+OUTPUT_RESERVE = 4_096  # what a one-prompt report must leave for its answer
+DEMO_DAY = date(2026, 3, 12)
+GEN_TOPICS = [TopicConfig(title="Kernels", paths=["csrc/**"], keywords=["CUDA", "kernel"])]
+
+
+@dataclass
+class Cost:
+    calls: int
+    prompt_tokens: int
+    completion_tokens: int
+    largest_prompt: int
+    fallbacks: int
+    cache_hits: int
+
+    @classmethod
+    def of(cls, llm: FakeOpenAI, analyst: Analyst) -> Cost:
+        largest = max(
+            (sum(tokens(m.get("content") or "") for m in r.body["messages"]) for r in llm.requests),
+            default=0,
+        )
+        run = analyst.last
+        assert run is not None
+        return cls(
+            calls=llm.calls,
+            prompt_tokens=llm.prompt_tokens,
+            completion_tokens=llm.completion_tokens,
+            largest_prompt=largest,
+            fallbacks=run.usage.failures,
+            cache_hits=run.usage.cache_hits,
+        )
+
+
+def _analyst(llm: FakeOpenAI, store: Store | None, concurrency: int) -> Analyst:
+    provider = Provider(
+        ProviderSettings(
+            base_url=llm.base_url, model="fake-model", token_budget=10**9, timeout=120.0
+        )
+    )
+    return Analyst(provider, LLMCache(store), max_concurrency=concurrency)
+
+
+def baseline_tokens(data: WindowData) -> tuple[int, int, int]:
+    """The one-prompt baseline: (prompt tokens, items in the window, items that fit in 32k)."""
+    system = prompts.system_prompt("Task: write the whole daily report from the data.", "en")
+    rows: list[str] = []
+    for number in sorted(data.active):
+        item = data.items[number]
+        entry = {
+            "number": number,
+            "kind": item.kind,
+            "title": item.title,
+            "state": item.display_state,
+            "author": item.author,
+            "labels": list(item.labels),
+            "body": item.body or "",
+            "files": [
+                {"path": f.path, "additions": f.additions, "deletions": f.deletions}
+                for f in data.files.get(number, [])
+            ],
+            "comments": [
+                {"login": c.author, "kind": c.kind, "text": c.body}
+                for c in data.activity_on(number)
+            ],
+        }
+        rows.append(json.dumps(entry, ensure_ascii=False))
+    total = tokens(system) + sum(tokens(r) + 1 for r in rows)
+    room = CONTEXT - OUTPUT_RESERVE - tokens(system)
+    fit = 0
+    for row in rows:
+        room -= tokens(row) + 1
+        if room < 0:
+            break
+        fit += 1
+    return total, len(rows), fit
+
+
+def _window_facts(store: Store, repo: RepoConfig, window: Any) -> WindowFacts:
+    with store.engine.connect() as conn:
+        repo_id = store.require_repo(conn, repo.name)
+        counts = item_lists(conn, repo_id, window).counts().model_dump()
+        history = [item_lists(conn, repo_id, previous(window, k)).counts() for k in (1, 2)]
+        data = load_window(conn, repo_id, repo.name, window.start, window.end)
+    baseline = {k: sum(getattr(h, k) for h in history) / len(history) for k in METRICS}
+    return WindowFacts(data=data, repo=repo, lang="en", stats=counts, baseline=baseline)
+
+
+def measure(
+    name: str,
+    store: Store,
+    repo: RepoConfig,
+    *,
+    day: date | None = None,
+    window: Any = None,
+    concurrency: int,
+) -> dict[str, Any]:
+    """Fresh run, re-run and baseline for one window."""
+    if day is not None:
+        window = daily_window(day, repo.tz, repo.cutoff_time)
+    facts = _window_facts(store, repo, window)
+    data = facts.data
+
+    def run(analyst: Analyst) -> None:
+        if day is not None:
+            build_daily(store, repo, day, "en", analysis=analyst)
+        else:
+            analyst.analyse(facts)
+
+    with FakeOpenAI() as llm:
+        analyst = _analyst(llm, store, concurrency)
+        run(analyst)
+        fresh = Cost.of(llm, analyst)
+        llm.reset()
+        analyst = _analyst(llm, store, concurrency)
+        run(analyst)
+        again = Cost.of(llm, analyst)
+    base, items, fit = baseline_tokens(data)
+    hot = hot_discussions(data, repo.bots)
+    return {
+        "window": name,
+        "scale": {
+            **facts.stats,
+            "active_items": len(data.active),
+            "comments_and_reviews": len(data.activity),
+            "hot_threads": len(hot),
+            "hot_threads_50plus": sum(1 for d in hot if d.comments >= 50),
+        },
+        "fresh": fresh.__dict__,
+        "rerun": again.__dict__,
+        "baseline": {
+            "calls": 1,
+            "prompt_tokens": base,
+            "fits_32k": base + OUTPUT_RESERVE <= CONTEXT,
+            "items": items,
+            "items_that_fit_32k": fit,
+        },
+    }
+
+
+def wall_time(
+    store: Store, repo: RepoConfig, day: date, latency: float, concurrency: int
+) -> dict[str, Any]:
+    """A fresh (uncached) day report against a server answering in `latency` seconds."""
+    out: dict[str, Any] = {"latency": latency}
+    for label, n in (("concurrent", concurrency), ("serial", 1)):
+        with FakeOpenAI(latency=latency) as llm:
+            analyst = _analyst(llm, None, n)
+            started = time.perf_counter()
+            build_daily(store, repo, day, "en", analysis=analyst)
+            out[label] = {
+                "concurrency": n,
+                "seconds": round(time.perf_counter() - started, 2),
+                "calls": llm.calls,
+            }
+    return out
+
+
+def _busiest_day(store: Store, repo: RepoConfig, start: date) -> date:
+    best, best_count = start, -1
+    with store.engine.connect() as conn:
+        repo_id = store.require_repo(conn, repo.name)
+        for k in range(7):
+            day = start + timedelta(days=k)
+            c = item_lists(conn, repo_id, daily_window(day, repo.tz, repo.cutoff_time)).counts()
+            if c.new_prs + c.merged_prs > best_count:
+                best, best_count = day, c.new_prs + c.merged_prs
+    return best
+
+
+def run_benchmark(
+    *, quick: bool = False, latency: float = 1.0, concurrency: int = 8
+) -> dict[str, Any]:
+    folder = Path(tempfile.mkdtemp(prefix="tidings-llm-bench-"))
+    try:
+        demo = Store.open(f"sqlite:///{folder / 'demo.db'}")
+        import_snapshot(demo, SAMPLE_PATH)
+        demo_repo = load_config(CONFIG_PATH).repo(DEMO_REPO)
+        gen = Store.open(f"sqlite:///{folder / 'generated.db'}")
+        week_start = datetime(2026, 2, 16, tzinfo=UTC)
+        records = quick_week(0, start=week_start) if quick else generate_week(0, start=week_start)
+        seed(gen, records)
+        gen_repo = RepoConfig(name=GEN_REPO, topics=GEN_TOPICS)
+        gen_repo.importance.top = 10
+        gen_day = _busiest_day(gen, gen_repo, week_start.date())
+        week = weekly_window(*week_start.date().isocalendar()[:2], gen_repo.tz)
+        results = {
+            "quick": quick,
+            "context": CONTEXT,
+            "windows": [
+                measure("demo day", demo, demo_repo, day=DEMO_DAY, concurrency=concurrency),
+                measure(
+                    f"generated day {gen_day}",
+                    gen,
+                    gen_repo,
+                    day=gen_day,
+                    concurrency=concurrency,
+                ),
+                measure("generated week", gen, gen_repo, window=week, concurrency=concurrency),
+            ],
+            "wall_time": wall_time(gen, gen_repo, gen_day, 0.0 if quick else latency, concurrency),
+        }
+        demo.close()
+        gen.close()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    day = results["windows"][1]
+    results["verdicts"] = {
+        "a vLLM-scale day fits a 32k context per call": day["fresh"]["largest_prompt"]
+        + OUTPUT_RESERVE
+        <= CONTEXT,
+        "no item fell back on the generated day": day["fresh"]["fallbacks"] == 0,
+        "re-runs make zero calls": all(w["rerun"]["calls"] == 0 for w in results["windows"]),
+    }
+    return results
+
+
+def render(results: dict[str, Any], console: Console) -> None:
+    table = Table(
+        title=f"tidings LLM layer vs one prompt per report ({results['context'] // 1024}k context)",
+        box=box.SIMPLE_HEAVY,
+    )
+    for col in ("window", "scale", "run", "calls", "prompt tok", "compl. tok", "largest", "32k"):
+        table.add_column(col, justify="left" if col in ("window", "scale", "run") else "right")
+    for w in results["windows"]:
+        s = w["scale"]
+        scale = (
+            f"{s['new_prs']} new / {s['merged_prs']} merged PRs, {s['new_issues']} issues, "
+            f"{s['comments_and_reviews']} comments, {s['hot_threads_50plus']} threads 50+"
+        )
+        f, r, b = w["fresh"], w["rerun"], w["baseline"]
+        table.add_row(
+            w["window"],
+            scale,
+            "tidings",
+            str(f["calls"]),
+            f"{f['prompt_tokens']:,}",
+            f"{f['completion_tokens']:,}",
+            f"{f['largest_prompt']:,}",
+            "yes" if f["largest_prompt"] + OUTPUT_RESERVE <= results["context"] else "no",
+        )
+        table.add_row(
+            "", "", "re-run", str(r["calls"]), f"{r['prompt_tokens']:,}",
+            f"{r['completion_tokens']:,}", "-", "-",
+        )  # fmt: skip
+        fits = "yes" if b["fits_32k"] else f"no ({b['items_that_fit_32k']}/{b['items']} items)"
+        table.add_row(
+            "", "", "one prompt", "1", f"{b['prompt_tokens']:,}", "-",
+            f"{b['prompt_tokens']:,}", fits,
+        )  # fmt: skip
+        ratio = b["prompt_tokens"] / max(f["prompt_tokens"], 1)
+        table.add_row("", "", "ratio", "", f"baseline {ratio:.1f}x", "", "", "")
+    console.print(table)
+    wt = results["wall_time"]
+    console.print(
+        f"fresh generated-day report, server answering in {wt['latency']:g} s: "
+        f"{wt['concurrent']['seconds']:.2f} s with {wt['concurrent']['concurrency']} calls in "
+        f"flight vs {wt['serial']['seconds']:.2f} s one at a time ({wt['serial']['calls']} calls)"
+    )
+    for verdict, ok in results["verdicts"].items():
+        console.print(f"{'PASS' if ok else 'FAIL'}  {verdict}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="small week, no latency")
+    parser.add_argument("--latency", type=float, default=1.0, help="server answer time, s")
+    parser.add_argument("--concurrency", type=int, default=8, help="calls in flight")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    args = parser.parse_args(argv)
+    results = run_benchmark(quick=args.quick, latency=args.latency, concurrency=args.concurrency)
+    if args.json:
+        print(json.dumps(results, indent=2, default=str))
+    else:
+        render(results, Console(width=140))
+    return 0 if all(results["verdicts"].values()) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
