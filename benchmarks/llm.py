@@ -218,6 +218,44 @@ def wall_time(
     return out
 
 
+def _heat_threads(store: Store, repo: RepoConfig, day: date, want: int = 3, size: int = 55) -> None:
+    """Grow the day's busiest threads to `size` comments in the window, as the spec'd vLLM day
+    has three threads of 50+; deterministic text, several voices, realistic length."""
+    from tidings.records import CommentRecord
+    from tidings.store.rows import write_records
+
+    window = daily_window(day, repo.tz, repo.cutoff_time)
+    with store.engine.connect() as conn:
+        repo_id = store.require_repo(conn, repo.name)
+        data = load_window(conn, repo_id, repo.name, window.start, window.end)
+    threads = hot_discussions(data, repo.bots, limit=want)
+    voices = sorted({c.author for c in data.activity if c.author})[:12]
+    records = []
+    next_id = max(c.id for c in data.activity) + 1
+    for d in threads:
+        for k in range(max(0, size - d.comments)):
+            when = window.start + timedelta(minutes=20 + 23 * k)
+            records.append(
+                CommentRecord(
+                    id=next_id,
+                    number=d.number,
+                    author=voices[(k + d.number) % len(voices)],
+                    author_type="User",
+                    author_association="CONTRIBUTOR",
+                    body=(
+                        f"Reproduced on my side with the same setup (run {k}). The slowdown "
+                        "shows up only with chunked prefill enabled; disabling it restores the "
+                        "previous throughput, so the scheduler change looks like the cause."
+                    ),
+                    created_at=when,
+                    updated_at=when,
+                )
+            )
+            next_id += 1
+    with store.begin() as conn:
+        write_records(store, conn, repo_id, records)
+
+
 def _busiest_day(store: Store, repo: RepoConfig, start: date) -> date:
     best, best_count = start, -1
     with store.engine.connect() as conn:
@@ -245,6 +283,7 @@ def run_benchmark(
         gen_repo = RepoConfig(name=GEN_REPO, topics=GEN_TOPICS)
         gen_repo.importance.top = 10
         gen_day = _busiest_day(gen, gen_repo, week_start.date())
+        _heat_threads(gen, gen_repo, gen_day)
         week = weekly_window(*week_start.date().isocalendar()[:2], gen_repo.tz)
         results = {
             "quick": quick,

@@ -131,14 +131,14 @@ def correct_answer(body: dict[str, Any]) -> Answer:
         stats = facts["stats"]
         text = f"Model: {stats['new_prs']} new PRs and {stats['merged_prs']} merged PRs."
     elif task == "topic":
-        text = f"Model: {facts['topic']} has {len(facts['items'])} items in the window."
+        text = f"Model: {facts['topic']} has {facts['count']} items in the window."
     elif task == "trends":
         top = facts["clusters"][0]
         text = f"Model: the busiest area is {top['name']} with {top['count']} items."
     elif task == "activity":
         text = f"Model: {facts['human_participants']} people took part."
     elif task == "watch":
-        text = f"Model: {len(facts['issues'])} issues deserve attention."
+        text = f"Model: {facts['count']} issues deserve attention."
     else:
         text = "Model: nothing to say."
     return {"text": text}

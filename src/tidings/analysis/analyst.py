@@ -55,6 +55,7 @@ MAX_PER_BATCH = 12
 ITEM_TOKENS = 220  # completion tokens allowed per PR card answer
 HOT_TOKENS = 600  # per hot-thread card answer
 SECTION_TOKENS = 400
+MAX_SECTION_ITEMS = 25  # items listed in one section's facts (a week's topic can hold hundreds)
 
 
 @dataclass
@@ -343,7 +344,11 @@ class Analyst:
             payload = {
                 "topic": title,
                 "count": len(matches),
-                "items": [brief(x.number) | {"matched_by": list(x.reasons)} for x in matches],
+                # The newest items, with their map summaries; `count` says how many in all.
+                "items": [
+                    brief(x.number) | {"matched_by": list(x.reasons)}
+                    for x in matches[:MAX_SECTION_ITEMS]
+                ],
             }
             logins = {data.items[x.number].author or "" for x in matches}
             jobs.append((("topic", title), "topic", payload, logins))
@@ -398,7 +403,7 @@ class Analyst:
                         "age_days": w.age_days,
                     }
                     for w in watch
-                ]
+                ],
             }
             logins = {data.items[w.number].author or "" for w in watch}
             jobs.append((("watch",), "watch", payload, logins))

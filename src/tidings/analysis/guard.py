@@ -67,8 +67,12 @@ def problems(sentence: str, facts: Facts) -> list[str]:
                 out.append(token)
         rest = pattern.sub(" ", rest)
     for match in _NUMBER.finditer(rest):
-        if _num(match.group(0)) not in facts.values:
-            out.append(match.group(0))
+        token = match.group(0)
+        # "1,024" may be a thousands separator or a list ("128,128"): either reading will do.
+        if _num(token) not in facts.values and not all(
+            _num(part) in facts.values for part in token.split(",")
+        ):
+            out.append(token)
     return out
 
 
