@@ -1,1 +1,18 @@
-"""analysis"""
+"""The LLM layer: any OpenAI-compatible model writes the report's prose, checked and cached.
+
+    provider.py  the endpoint: structured output, validation + one repair, retries, breaker,
+                 token budget
+    cards.py     compact facts per PR and per hot thread (the only thing the model reads)
+    prompts.py   instructions first, untrusted data last inside <data>…</data>
+    schemas.py   the pydantic answers, PROMPT_VERSION
+    guard.py     every #N, @login, path, version and number must be in the task's facts
+    cache.py     answers in the store's llm_cache, keyed by content, prompt, model, parameters
+    analyst.py   map per card, reduce per section; returns texts keyed by report slot
+
+`report/daily.py` takes an `Analyst` and uses a slot's validated text when there is one; the
+deterministic writer is the default and the fallback.
+"""
+
+from tidings.analysis.analyst import Analysis, Analyst, WindowFacts
+
+__all__ = ["Analysis", "Analyst", "WindowFacts"]
