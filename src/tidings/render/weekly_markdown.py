@@ -1,0 +1,122 @@
+"""Markdown from the weekly report model, through templates/weekly.md.j2 (both languages).
+
+As for the daily report: untrusted values (titles, names, paths, added lines, prose) pass
+through render/escape.py, and links are built from the repository name and number only.
+"""
+
+from __future__ import annotations
+
+from tidings.facts.risk import Evidence, RiskTag
+from tidings.render.escape import md_code, md_inline
+from tidings.render.markdown import _env, item_link, login_link
+from tidings.report import weekly_model as w
+from tidings.report.model import ItemRef
+from tidings.report.weekly_text import TEXT, tag_name, wt
+
+# Evidence entries shown per tag in the Markdown (the JSON has them all, up to five).
+SHOWN_EVIDENCE = 3
+
+
+def _evidence(lang: str, tag: RiskTag, e: Evidence) -> str:
+    def tr(key: str, **values: object) -> str:
+        return wt(lang, key, **values)  # type: ignore[arg-type]
+
+    n = e.numbers
+    path = md_code(e.path) if e.path else ""
+    match tag.tag:
+        case "missing_tests" if not e.path:
+            return tr("ev_missing_tests", **n)
+        case "tests_removed" if n.get("deleted_file"):
+            return tr("ev_tests_removed_deleted", path=path, deletions=n.get("deletions", 0))
+        case "tests_removed":
+            return tr("ev_tests_removed", path=path, **n)
+        case "large_change":
+            return tr("ev_large_change", **n)
+        case "assert_validation" | "revert":
+            return tr(f"ev_{tag.tag}", path=path, line=md_code(e.line or ""))
+        case "no_approval" | "follow_up_promised":
+            return tr(f"ev_{tag.tag}", **n)
+    if e.path and "lines" in n:
+        return tr("ev_path_lines", path=path, lines=n["lines"])
+    return path or md_inline(e.line)
+
+
+def render_weekly_markdown(report: w.WeeklyReport) -> str:
+    lang = report.lang
+    sep = TEXT[lang]["list_sep"]
+
+    def tr(key: str, **values: object) -> str:
+        return wt(lang, key, **values)
+
+    def who(pr: w.WeeklyPR) -> str:
+        if pr.author_name is not None:  # a git name: plain text, never a profile link
+            return md_inline(pr.author_name)
+        return login_link(pr.item.author, lang)
+
+    def tag_label(tag: RiskTag) -> str:
+        return tag_name(lang, tag.tag)
+
+    def tags_line(tags: list[RiskTag]) -> str:
+        return sep.join(tag_label(t) for t in tags) if tags else tr("appendix_none")
+
+    def evidence(tag: RiskTag) -> str:
+        shown = [_evidence(lang, tag, e) for e in tag.evidence[:SHOWN_EVIDENCE]]
+        return "; ".join(shown)
+
+    def links(refs: list[ItemRef], total: int) -> str:
+        text = sep.join(item_link(r) for r in refs)
+        if total > len(refs):
+            text += " " + tr("fu_more", n=total - len(refs))
+        return text
+
+    def trend(row: w.TrendRow, count: bool) -> str:
+        if row.previous == 0:
+            change = tr("trend_new")
+        elif row.change is None or row.change == 0:
+            change = ""
+        else:
+            sign = "+" if row.change > 0 else "−"
+            change = tr("trend_change", sign=sign, pct=round(abs(row.change) * 100))
+        name = md_code(row.name) if not count else md_inline(row.name)
+        key = "trend_row_count" if count else "trend_row"
+        return tr(
+            key, name=name, value=row.value, previous=row.previous, change=change, prs=row.prs
+        )
+
+    def theme_title(kind: str, name: str) -> str:
+        shown = md_code(name) if kind == "path" else md_inline(name)
+        return tr(f"theme_title_{kind}", name=shown)
+
+    def sources() -> str:
+        parts = [tr(f"source_{k}", n=v) for k, v in report.provenance.sources.items()]
+        return sep.join(parts) or "-"
+
+    def stamp(moment: object) -> str:
+        return moment.strftime("%Y-%m-%dT%H:%M:%SZ") if moment else tr("unknown")  # type: ignore[attr-defined]
+
+    text = (
+        _env()
+        .get_template("weekly.md.j2")
+        .render(
+            r=report,
+            tr=tr,
+            sep=sep,
+            who=who,
+            tags_line=tags_line,
+            tag_label=tag_label,
+            risk_name=lambda name: tag_name(lang, name),
+            evidence=evidence,
+            links=links,
+            trend=trend,
+            theme_title=theme_title,
+            sources=sources,
+            stamp=stamp,
+            repo_link=md_inline(report.repo),
+        )
+    )
+    lines: list[str] = []
+    for line in text.splitlines():
+        if line.strip() == "" and lines and lines[-1].strip() == "":
+            continue
+        lines.append(line.rstrip())
+    return "\n".join(lines).strip() + "\n"

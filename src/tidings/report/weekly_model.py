@@ -1,0 +1,161 @@
+"""The weekly report as data: what the Markdown (and later HTML and PDF) renderers draw from.
+
+Same rules as the daily model (report/model.py): facts are typed fields filled by code, prose is
+a `Prose` that says who wrote it, links come from `ItemRef.url`. Risk tags are the facts/risk.py
+models themselves, evidence included. `tidings report weekly --format json` prints this model;
+docs/report.md documents it.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from tidings.facts.risk import RiskTag
+from tidings.report.model import ItemRef, Lang, Prose
+
+SCHEMA_VERSION = 1
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class WeekWindow(_Model):
+    week: str  # 2026-W33
+    year: int  # ISO year
+    number: int  # ISO week number
+    first_day: str  # local Monday, YYYY-MM-DD
+    last_day: str  # local Sunday, YYYY-MM-DD
+    start: datetime  # UTC
+    end: datetime  # UTC, exclusive
+    timezone: str
+    display: str  # "2026-08-10 00:00 (UTC+8) ~ 2026-08-17 00:00 (UTC+8)"
+
+
+class Coverage(_Model):
+    """Where the week's merged PRs came from, and what a git-only store cannot say."""
+
+    api_prs: int
+    git_prs: int
+    # Parts that need the GitHub API and are missing for some PRs: labels, reviews,
+    # comments, unresolved_threads, issues.
+    needs_api: list[str]
+    text: Prose | None  # None when nothing is missing
+
+
+class WeeklyPR(_Model):
+    """A merged PR as the weekly report cites it, with its risk tags."""
+
+    item: ItemRef
+    source: Literal["api", "git"]
+    author_name: str | None = None  # git's author name when no GitHub login is known
+    additions: int
+    deletions: int
+    changed_files: int
+    top_dirs: list[str]
+    score: float  # importance, facts/importance.py
+    score_parts: dict[str, float]
+    risk_tags: list[RiskTag]
+    risk_score: float  # sum of the tags' weights
+    summary: Prose  # what changed: the PR's own words (rules) or a model's sentence
+    # At most 3 model notes, each quoting a line it saw; a note never sets a tag.
+    notes: list[Prose] = Field(default_factory=list, max_length=3)
+
+
+class Highlight(_Model):
+    theme: str  # "label bug", "[BugFix]", "vllm/v1"
+    item: ItemRef
+    text: Prose
+
+
+class RiskObservation(_Model):
+    item: ItemRef
+    risk_score: float
+    tags: list[RiskTag]
+    observation: Prose
+    follow_up: Prose
+
+
+class NameCount(_Model):
+    name: str
+    count: int
+
+
+class ExecutiveSummary(_Model):
+    merged_prs: int
+    previous_merged_prs: int
+    by_label: list[NameCount]  # merged PRs per label, most common first (top 8)
+    by_title_tag: list[NameCount]  # merged PRs per leading title tag (top 8)
+    by_risk_tag: list[NameCount]  # tags over all merged PRs, every tag that fired
+    text: Prose
+
+
+class ThemeChanges(_Model):
+    kind: Literal["label", "tag", "path"]
+    name: str
+    count: int  # merged PRs in the theme
+    additions: int
+    deletions: int
+    items: list[WeeklyPR]  # the most important (up to 5)
+    text: Prose
+
+
+class TrendRow(_Model):
+    name: str
+    value: int  # PRs (labels, tags) or changed lines (directories, files)
+    previous: int  # the same last week
+    change: float | None  # (value - previous) / previous; None when previous is 0
+    prs: int
+
+
+class ModuleTrends(_Model):
+    labels: list[TrendRow]
+    title_tags: list[TrendRow]
+    directories: list[TrendRow]
+    hot_files: list[TrendRow]
+    text: Prose
+
+
+class FollowUp(_Model):
+    kind: Literal["risk", "watch"]
+    reason: str  # a risk tag or a watch-list rule
+    items: list[ItemRef]  # up to 8
+    total: int  # items behind it (may exceed `items`)
+    text: Prose
+
+
+class WeeklyProvenance(_Model):
+    tool_version: str
+    generated_at: datetime
+    data_as_of: datetime | None
+    window_utc: str
+    merged_prs: int
+    sources: dict[str, int]  # "api"/"git" -> merged PRs
+    writer: Literal["rules", "llm", "mixed"] = "rules"
+
+
+class WeeklyReport(_Model):
+    schema_version: int = SCHEMA_VERSION
+    kind: Literal["weekly"] = "weekly"
+    repo: str
+    project: str
+    repo_url: str
+    lang: Lang
+    window: WeekWindow
+    summary: Prose
+    merged_prs: int
+    key_pr_count: int
+    generated_at: datetime
+    coverage: Coverage
+    highlights: list[Highlight]
+    risk_observations: list[RiskObservation]
+    executive_summary: ExecutiveSummary
+    key_changes: list[ThemeChanges]
+    module_trends: ModuleTrends
+    key_prs: list[WeeklyPR]
+    follow_ups: list[FollowUp]
+    merged: list[WeeklyPR]  # every merged PR of the week with its tags, by number
+    provenance: WeeklyProvenance
