@@ -7,7 +7,30 @@ needs a CJK font on the machine: Debian's fonts-noto-cjk provides 'Noto Sans CJK
 
 from __future__ import annotations
 
+import logging
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from tidings.errors import TidingsError
+
+# Font subsets are rebuilt by fontTools, which stamps them with the current time unless
+# SOURCE_DATE_EPOCH says otherwise (reproducible-builds.org); a fixed stamp makes the same
+# report give the same PDF bytes on every build, so rebuilds and caches see no change.
+_EPOCH = "0"
+
+
+class _ScreenOnlyCss(logging.Filter):
+    """The page's screen-only CSS (dark mode, SVG colours, narrow screens) means nothing on
+    paper; WeasyPrint says so for every page, which would bury real warnings."""
+
+    NOISE = ("Ignored `", "Invalid media type", "Expected a media type")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith(self.NOISE)
+
+
+logging.getLogger("weasyprint").addFilter(_ScreenOnlyCss())
 
 # Cheaper layout for print: breaking only long words (not anywhere) and fixed table layout
 # halve WeasyPrint's time on long reports, and print has no narrow screens to wrap for.
@@ -28,4 +51,18 @@ def html_to_pdf(html: str) -> bytes:
             f"PDF output needs WeasyPrint and its system libraries ({exc})",
             "pip install weasyprint (Debian: apt-get install libpango-1.0-0), or use --no-pdf",
         ) from exc
-    return HTML(string=html).write_pdf(stylesheets=[CSS(string="@media print {" + PRINT_CSS + "}")])
+    with _source_date_epoch():
+        return HTML(string=html).write_pdf(
+            stylesheets=[CSS(string="@media print {" + PRINT_CSS + "}")]
+        )
+
+
+@contextmanager
+def _source_date_epoch() -> Iterator[None]:
+    previous = os.environ.get("SOURCE_DATE_EPOCH")
+    os.environ["SOURCE_DATE_EPOCH"] = previous or _EPOCH
+    try:
+        yield
+    finally:
+        if previous is None:
+            del os.environ["SOURCE_DATE_EPOCH"]
