@@ -106,3 +106,10 @@ def render_daily_markdown(report: m.DailyReport) -> str:
             continue
         lines.append(line.rstrip())
     return "\n".join(lines).strip() + "\n"
+
+
+def render_weekly_markdown(report: object) -> str:
+    """The weekly report's Markdown (render/weekly_markdown.py), here beside the daily one."""
+    from tidings.render.weekly_markdown import render_weekly_markdown as render
+
+    return render(report)  # type: ignore[arg-type]

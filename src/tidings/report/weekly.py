@@ -32,8 +32,11 @@ from tidings.report import weekly_model as w
 from tidings.report.excerpt import excerpt
 from tidings.report.model import ItemRef, Prose
 from tidings.report.text import Lang
+from tidings.report.weekly_model import WeeklyReport
 from tidings.report.weekly_text import tag_name, wt
 from tidings.store import Store
+
+__all__ = ["WeeklyReport", "build_weekly"]
 
 KEY_PRS = 8  # key-PR quick view
 HIGHLIGHTS = 5
@@ -51,7 +54,7 @@ def build_weekly(
     *,
     web_url: str = "https://github.com",
     now: datetime | None = None,
-) -> w.WeeklyReport:
+) -> WeeklyReport:
     window = weekly_window(year, week, repo.tz, repo.cutoff_time)
     with store.engine.connect() as conn:
         repo_id = store.require_repo(conn, repo.name)
@@ -153,7 +156,7 @@ class _Writer:
 
     # -- the report ---------------------------------------------------------------------------
 
-    def report(self, now: datetime) -> w.WeeklyReport:
+    def report(self, now: datetime) -> WeeklyReport:
         f = self.facts
         window = f.window
         year, week = (int(x) for x in window.label.split("-W"))
@@ -169,6 +172,7 @@ class _Writer:
             repo=self.repo.name,
             project=self.repo.project,
             repo_url=f"{self.web_url}/{self.repo.name}",
+            week=window.label,
             lang=self.lang,
             window=w.WeekWindow(
                 week=window.label,

@@ -143,6 +143,7 @@ class WeeklyReport(_Model):
     repo: str
     project: str
     repo_url: str
+    week: str  # YYYY-Www, as `--week` takes it
     lang: Lang
     window: WeekWindow
     summary: Prose
