@@ -1,0 +1,373 @@
+"""Site benchmark: a 1-year archive of one busy repository, built and rebuilt.
+
+    python benchmarks/site.py [--quick] [--pdf-sample N] [--all-pdfs] [--json]
+
+The archive is synthesised from the demo's report model: 365 daily reports at vLLM scale
+(about 18 new issues, 75 new PRs and 30 merged PRs a day, each listed in the appendix with
+labels and authors) and 52 weekly reports (kind "weekly", shown by the generic page until the
+weekly model lands, each with risk-tag counts). Figures, measured in one run:
+
+1. the first build of pages, feeds and charts (PDFs off) — the target is under 60 s;
+2. a rebuild with nothing new: files written (should be 0);
+3. a rebuild with one new daily report: files written, listed (should be the report's own
+   files plus the project page, its feed and the home page);
+4. PDFs: the wall time for a sample of reports (made in parallel, one process per core), the
+   mean per PDF and the projection for the whole archive, which is paid once: PDFs are cached
+   by the hash of their HTML, so a daily run pays only for its new reports (step 5).
+5. the one-new-report rebuild with PDFs on: PDFs made (should be 1).
+
+--all-pdfs builds every PDF of the archive instead of projecting (slow: minutes).
+--quick: 20 days and 3 weeks, one sampled PDF; the test suite runs it (no timing asserts).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import tempfile
+import time
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+for _path in (ROOT / "src", ROOT):
+    if str(_path) not in sys.path:
+        sys.path.insert(0, str(_path))
+
+from tidings.config import SiteConfig  # noqa: E402
+from tidings.report import model as m  # noqa: E402
+
+REPO = "bench-org/busy-engine"
+LABELS = [
+    "bug",
+    "performance",
+    "ci/build",
+    "rocm",
+    "v1",
+    "frontend",
+    "documentation",
+    "quantization",
+    "multi-modality",
+    "speculative-decoding",
+    "ready",
+    "structured-output",
+]
+RISKS = [
+    "missing_tests",
+    "tests_removed",
+    "core_path",
+    "large_change",
+    "assert_validation",
+    "revert",
+    "no_approval",
+    "dependency_change",
+    "security_path",
+    "follow_up",
+]
+WORDS = [
+    "fix",
+    "add",
+    "support",
+    "refactor",
+    "kernel",
+    "scheduler",
+    "cache",
+    "attention",
+    "MoE",
+    "FP8",
+    "LoRA",
+    "tokenizer",
+    "sampler",
+    "CUDA graph",
+    "spec decode",
+    "ROCm",
+]
+
+
+def _ref(rng: random.Random, number: int, kind: str, state: str) -> m.ItemRef:
+    url_kind = "pull" if kind == "pr" else "issues"
+    return m.ItemRef(
+        number=number,
+        kind=kind,  # type: ignore[arg-type]
+        title=" ".join(rng.choice(WORDS) for _ in range(rng.randint(4, 10))),
+        url=f"https://github.com/{REPO}/{url_kind}/{number}",
+        state=state,  # type: ignore[arg-type]
+        author=f"dev-{rng.randint(1, 400)}",
+        labels=rng.sample(LABELS, rng.randint(0, 3)),
+    )
+
+
+def daily_report(day: date, rng: random.Random) -> m.DailyReport:
+    """One busy day, every list filled the way build_daily fills it."""
+    start = datetime.combine(day, datetime.min.time(), tzinfo=UTC)
+    counts = {
+        "new_issues": rng.randint(10, 26),
+        "closed_issues": rng.randint(8, 24),
+        "new_prs": rng.randint(55, 95),
+        "merged_prs": rng.randint(20, 42),
+        "closed_unmerged_prs": rng.randint(10, 30),
+    }
+    base = 40000 + (day - date(2025, 1, 1)).days * 150
+    lists: dict[str, list[m.ItemRef]] = {}
+    n = base
+    for key, kind, state in [
+        ("new_issues", "issue", "open"),
+        ("closed_issues", "issue", "closed"),
+        ("new_prs", "pr", "open"),
+        ("merged_prs", "pr", "merged"),
+        ("closed_unmerged_prs", "pr", "closed"),
+    ]:
+        lists[key] = [_ref(rng, n + k, kind, state) for k in range(counts[key])]
+        n += counts[key]
+    prose = m.Prose(
+        text=f"Issues: {counts['new_issues']} new. Pull requests: "
+        f"{counts['new_prs']} new, {counts['merged_prs']} merged."
+    )
+    merged = lists["merged_prs"]
+    return m.DailyReport(
+        repo=REPO,
+        project="BusyEngine",
+        repo_url=f"https://github.com/{REPO}",
+        date=day.isoformat(),
+        lang="en",
+        window=m.WindowInfo(
+            start=start,
+            end=start + timedelta(days=1),
+            timezone="UTC",
+            display=f"{day} 00:00 (UTC+0) ~ {day + timedelta(days=1)} 00:00 (UTC+0)",
+        ),
+        stats=m.Stats(**counts),
+        quiet=False,
+        summary=m.Summary(
+            level="normal", previous_windows=7, trends=[], dominant_areas=[], text=prose
+        ),
+        topics=[
+            m.TopicTrack(
+                title="AMD/ROCm",
+                analysis=prose,
+                items=[
+                    m.TopicItem(item=ref, reasons=["label:rocm"], note=prose) for ref in merged[:4]
+                ],
+            )
+        ],
+        hot_discussions=[
+            m.HotDiscussion(
+                item=ref,
+                score=12.5,
+                comments_in_window=9,
+                participants=5,
+                reactions=4,
+                core_topic=prose,
+                contention=prose,
+                status=prose,
+                last_activity_at=start + timedelta(hours=20),
+                linked_prs=merged[:2],
+                viewpoints=[
+                    m.Viewpoint(login=f"dev-{k}", role="contributor", comments=2, excerpt=prose)
+                    for k in range(4)
+                ],
+            )
+            for ref in lists["new_issues"][:5]
+        ],
+        trends=[
+            m.Cluster(kind="label", name=label, count=3, members=merged[:3]) for label in LABELS[:5]
+        ],
+        key_changes=[
+            m.KeyChange(
+                item=ref,
+                score=9.0,
+                score_parts={"size": 6.0, "discussion": 3.0},
+                additions=420,
+                deletions=80,
+                changed_files=12,
+                top_dirs=["engine/core", "kernels"],
+                linked_issues=[ref.number - 7],
+                what_changed=prose,
+            )
+            for ref in merged[:5]
+        ],
+        activity=m.Activity(
+            top_authors=[m.Count(login=f"dev-{k}", count=9 - k) for k in range(5)],
+            top_reviewers=[m.Count(login=f"rev-{k}", count=7 - k) for k in range(5)],
+            top_commenters=[m.Count(login=f"dev-{k}", count=12 - k) for k in range(5)],
+            first_time_contributors=[],
+            review_latency_hours_median=5.5,
+            review_latency_sample=len(merged),
+            text=prose,
+        ),
+        watchlist=[
+            m.WatchItem(item=ref, reasons=["unanswered"], detail=prose)
+            for ref in lists["new_issues"][:3]
+        ],
+        appendix=m.Appendix(**lists),
+        provenance=m.Provenance(
+            tool_version="bench",
+            generated_at=start + timedelta(days=1, hours=1),
+            data_as_of=start + timedelta(days=1),
+            window_utc=f"{day}",
+            writer="rules",
+            list_counts={k: len(v) for k, v in lists.items()},
+        ),
+    )
+
+
+def weekly_report(year: int, week: int, rng: random.Random) -> dict[str, Any]:
+    monday = date.fromisocalendar(year, week, 1)
+    return {
+        "schema_version": 1,
+        "kind": "weekly",
+        "repo": REPO,
+        "project": "BusyEngine",
+        "repo_url": f"https://github.com/{REPO}",
+        "week": f"{year}-W{week:02d}",
+        "lang": "en",
+        "title": f"BusyEngine weekly report {year}-W{week:02d}",
+        "window": {"end": f"{monday + timedelta(days=7)}T00:00:00Z"},
+        "summary": {"text": "A synthetic week.", "by": "rules"},
+        "risk_tag_counts": {tag: rng.randint(0, 12) for tag in rng.sample(RISKS, 5)},
+        "key_prs": [
+            {
+                "number": 40000 + k,
+                "title": "x",
+                "url": f"https://github.com/{REPO}/pull/{40000 + k}",
+            }
+            for k in range(10)
+        ],
+    }
+
+
+def write_archive(folder: Path, days: int, weeks: int, seed: int = 0) -> int:
+    rng = random.Random(seed)
+    first = date(2025, 1, 1)
+    for k in range(days):
+        day = first + timedelta(days=k)
+        path = folder / REPO / "daily" / f"{day}.en.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(daily_report(day, rng).model_dump_json(indent=2) + "\n", "utf-8")
+    for week in range(1, weeks + 1):
+        path = folder / REPO / "weekly" / f"2025-W{week:02d}.en.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(weekly_report(2025, week, rng), indent=2) + "\n", "utf-8")
+    return days + weeks
+
+
+def run_benchmark(*, quick: bool, pdf_sample: int, all_pdfs: bool, seed: int = 0) -> dict[str, Any]:
+    from tidings.site.build import build_site
+
+    days, weeks = (20, 3) if quick else (365, 52)
+    results: dict[str, Any] = {"quick": quick, "cpus": os.cpu_count(), "days": days, "weeks": weeks}
+    with tempfile.TemporaryDirectory(prefix="tidings-site-bench-") as tmp:
+        src, out = Path(tmp) / "reports", Path(tmp) / "site"
+        results["reports"] = write_archive(src, days, weeks, seed)
+        cfg = SiteConfig(title="bench")
+
+        t0 = time.perf_counter()
+        first = build_site(src, out, cfg, pdf=False)
+        results["build_s"] = round(time.perf_counter() - t0, 2)
+        results["files"] = len(first.written)
+
+        t0 = time.perf_counter()
+        same = build_site(src, out, cfg, pdf=False)
+        results["rebuild_unchanged_s"] = round(time.perf_counter() - t0, 2)
+        results["rebuild_unchanged_written"] = len(same.written)
+
+        new_day = date(2025, 1, 1) + timedelta(days=days)
+        rng = random.Random(seed + 1)
+        path = src / REPO / "daily" / f"{new_day}.en.json"
+        path.write_text(daily_report(new_day, rng).model_dump_json(indent=2) + "\n", "utf-8")
+        t0 = time.perf_counter()
+        one = build_site(src, out, cfg, pdf=False)
+        results["rebuild_one_new_s"] = round(time.perf_counter() - t0, 2)
+        results["rebuild_one_new_written"] = sorted(one.written)
+
+        # PDFs: a sample in a separate folder (or all of them), then the incremental cost.
+        pdf_src = src if all_pdfs else Path(tmp) / "sample"
+        if not all_pdfs:
+            dailies = sorted((src / REPO / "daily").glob("*.json"))[-pdf_sample:]
+            for file in dailies:
+                target = pdf_src / file.relative_to(src)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(file.read_bytes())
+        pdf_out = out if all_pdfs else Path(tmp) / "sample-site"
+        t0 = time.perf_counter()
+        made = build_site(pdf_src, pdf_out, cfg, pdf=True)
+        elapsed = time.perf_counter() - t0
+        results["pdfs_made"] = made.pdfs_made
+        results["pdf_wall_s"] = round(elapsed, 2)
+        per_pdf = elapsed / max(made.pdfs_made, 1)
+        results["pdf_wall_per_report_s"] = round(per_pdf, 2)
+        results["pdf_archive_projected_s"] = (
+            round(elapsed, 1) if all_pdfs else round(per_pdf * results["reports"], 1)
+        )
+        later = new_day + timedelta(days=1)
+        path = pdf_src / REPO / "daily" / f"{later}.en.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(daily_report(later, rng).model_dump_json(indent=2) + "\n", "utf-8")
+        t0 = time.perf_counter()
+        inc = build_site(pdf_src, pdf_out, cfg, pdf=True)
+        results["pdf_rebuild_one_new_s"] = round(time.perf_counter() - t0, 2)
+        results["pdf_rebuild_one_new_made"] = inc.pdfs_made
+    results["targets"] = {
+        "archive build (pages, feeds, charts) under 60 s": results["build_s"] < 60,
+        "rebuild with nothing new writes no file": results["rebuild_unchanged_written"] == 0,
+        "one new report touches only its files, the project page, feed and home": sorted(
+            p.rsplit("/", 1)[-1] for p in results["rebuild_one_new_written"]
+        )
+        == sorted(
+            [
+                f"{new_day}.en.html",
+                f"{new_day}.en.json",
+                f"{new_day}.en.md",
+                "feed.xml",
+                "index.html",
+                "index.html",
+            ]
+        ),
+        "one new report makes one PDF": results["pdf_rebuild_one_new_made"] == 1,
+    }
+    return results
+
+
+def render(results: dict[str, Any]) -> str:
+    r = results
+    projected = "took" if r["pdfs_made"] >= r["reports"] else "≈"
+    lines = [
+        f"site benchmark: {r['days']} daily + {r['weeks']} weekly reports of one busy repository "
+        f"({r['cpus']} CPUs){' [quick]' if r['quick'] else ''}",
+        f"  first build (pages, feeds, charts; no PDF)  {r['build_s']:>8.2f} s   "
+        f"{r['files']} files",
+        f"  rebuild, nothing new                        {r['rebuild_unchanged_s']:>8.2f} s   "
+        f"{r['rebuild_unchanged_written']} files written",
+        f"  rebuild, one new daily report               {r['rebuild_one_new_s']:>8.2f} s   "
+        f"{len(r['rebuild_one_new_written'])} files written:",
+        *[f"      {p}" for p in r["rebuild_one_new_written"]],
+        f"  PDFs: {r['pdfs_made']} made in {r['pdf_wall_s']:.2f} s wall "
+        f"({r['pdf_wall_per_report_s']:.2f} s per report); whole archive "
+        f"{projected} {r['pdf_archive_projected_s']} s, once",
+        f"  rebuild with PDFs, one new daily report     {r['pdf_rebuild_one_new_s']:>8.2f} s   "
+        f"{r['pdf_rebuild_one_new_made']} PDF made",
+        "  targets:",
+        *[f"    [{'x' if ok else ' '}] {name}" for name, ok in r["targets"].items()],
+    ]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="20 days, 3 weeks, 1 PDF")
+    parser.add_argument("--pdf-sample", type=int, default=None, help="PDFs to time (default 20)")
+    parser.add_argument("--all-pdfs", action="store_true", help="build every PDF (slow)")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    args = parser.parse_args(argv)
+    sample = args.pdf_sample or (1 if args.quick else 20)
+    results = run_benchmark(quick=args.quick, pdf_sample=sample, all_pdfs=args.all_pdfs)
+    print(json.dumps(results, indent=2) if args.json else render(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
