@@ -71,8 +71,10 @@ def make_analyst(
     store: Store | None,
     *,
     sleeps: list[float] | None = None,
+    concurrency: int = 1,
     **settings: Any,
 ) -> Analyst:
+    """One call at a time by default, so a script's faults meet the requests in order."""
     values: dict[str, Any] = {
         "base_url": llm.base_url,
         "model": "fake-model",
@@ -84,7 +86,7 @@ def make_analyst(
         ProviderSettings(**values),
         sleep=(sleeps.append if sleeps is not None else lambda _s: None),
     )
-    return Analyst(provider, LLMCache(store), max_concurrency=4)
+    return Analyst(provider, LLMCache(store), max_concurrency=concurrency)
 
 
 def report(store: Store, repo_config, analyst: Analyst | None, lang: str = "en", day=DAY):  # type: ignore[no-untyped-def]
@@ -119,7 +121,7 @@ def all_prose(r: m.DailyReport) -> list[m.Prose]:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_model_prose_in_every_section(store, repo_config, llm, lang):
-    r = report(store, repo_config, make_analyst(llm, store), lang)
+    r = report(store, repo_config, make_analyst(llm, store, concurrency=4), lang)
     assert r.summary.text.by == "llm" and r.summary.text.text.startswith("Model:")
     assert r.topics and all(t.analysis.by == "llm" for t in r.topics)
     assert all(x.note.by == "llm" for t in r.topics for x in t.items if x.item.kind == "pr")
@@ -471,7 +473,7 @@ def test_structured_output_steps_down_to_what_the_server_takes(
     store, repo_config, llm, formats, mode
 ):
     llm.formats = formats
-    analyst = make_analyst(llm, store)
+    analyst = make_analyst(llm, store, concurrency=4)  # concurrent 400s step down once
     r = report(store, repo_config, analyst)
     assert analyst.provider.mode == mode
     assert llm.requests[0].status == 400

@@ -13,6 +13,7 @@ its deterministic text otherwise, so any failure here costs prose, never complet
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -156,8 +157,10 @@ class Analyst:
         pr_cards = [pr_card(data, data.items[n], scored.get(n)) for n in prs]
         hot_cards = [hot_card(data, d, repo) for d in hot]
         with ThreadPoolExecutor(self.max_concurrency) as pool:
-            self._map(pool, out, facts, "pr", pr_cards, PRBatch, ITEM_TOKENS, self._take_pr)
-            self._map(pool, out, facts, "hot", hot_cards, HotBatch, HOT_TOKENS, self._take_hot)
+            # All map batches at once (PR and thread cards are independent), then the sections.
+            calls = self._map(out, facts, "pr", pr_cards, PRBatch, ITEM_TOKENS, self._take_pr)
+            calls += self._map(out, facts, "hot", hot_cards, HotBatch, HOT_TOKENS, self._take_hot)
+            list(pool.map(lambda call: call(), calls))
             jobs = self._sections(out, facts, hot_cards)
             list(pool.map(lambda job: self._reduce(out, facts, *job), jobs))
         return out
@@ -173,7 +176,6 @@ class Analyst:
 
     def _map(
         self,
-        pool: ThreadPoolExecutor,
         out: Analysis,
         facts: WindowFacts,
         kind: str,
@@ -181,9 +183,10 @@ class Analyst:
         schema: type[PRBatch] | type[HotBatch],
         tokens_per_item: int,
         take: Callable[[Analysis, WindowFacts, dict[str, Any], Any], None],
-    ) -> None:
+    ) -> list[Callable[[], None]]:
+        """Take cached answers now; return one call per batch of the rest."""
         if not cards:
-            return
+            return []
         keys = {c["number"]: self._key(kind, c, facts.lang) for c in cards}
         cached = self.cache.get_many(list(keys.values()))
         todo: list[dict[str, Any]] = []
@@ -231,7 +234,7 @@ class Analyst:
                 )
                 take(out, facts, card, item)
 
-        list(pool.map(run, _batches(todo)))
+        return [functools.partial(run, batch) for batch in _batches(todo)]
 
     def _facts_for(self, facts: WindowFacts, payload: Any, logins: Iterable[str]) -> Facts:
         text = str(payload)

@@ -140,7 +140,7 @@ class Provider:
         """
         self._local.cost = (0, 0)
         messages: list[dict[str, str]] = [
-            {"role": "system", "content": system + self._schema_hint(schema)},
+            {"role": "system", "content": system},
             {"role": "user", "content": user},
         ]
         content = self._complete(messages, schema, max_tokens)
@@ -191,10 +191,11 @@ class Provider:
     ) -> str:
         attempt = 0
         while True:
+            mode = self.mode
             try:
-                content = self._request(messages, schema, max_tokens)
+                content = self._request(messages, schema, max_tokens, mode)
             except openai.BadRequestError as exc:
-                if self._step_down(exc):
+                if self._step_down(exc, mode):
                     continue  # same request in the next structured-output mode
                 self._failed(exc)
                 raise LLMFailure(f"the endpoint rejected the request ({_status(exc)})") from exc
@@ -231,15 +232,20 @@ class Provider:
             return content
 
     def _request(
-        self, messages: list[dict[str, str]], schema: type[BaseModel], max_tokens: int
+        self,
+        messages: list[dict[str, str]],
+        schema: type[BaseModel],
+        max_tokens: int,
+        mode: Mode,
     ) -> str:
+        system = messages[0] | {"content": messages[0]["content"] + _schema_hint(schema, mode)}
+        messages = [system, *messages[1:]]
         kwargs: dict[str, Any] = {
             "model": self.settings.model,
             "messages": messages,
             "temperature": self.settings.temperature,
             "max_tokens": max_tokens,
         }
-        mode = self.mode
         if mode == "json_schema":
             kwargs["response_format"] = {
                 "type": "json_schema",
@@ -270,7 +276,7 @@ class Provider:
 
     # -- helpers -----------------------------------------------------------------------------
 
-    def _step_down(self, exc: openai.BadRequestError) -> bool:
+    def _step_down(self, exc: openai.BadRequestError, tried: Mode) -> bool:
         """In auto mode, a 400 mentioning the response format means: try the next mode."""
         if not self._auto:
             return False
@@ -278,6 +284,8 @@ class Provider:
         if "response_format" not in text and "json" not in text and "schema" not in text:
             return False
         with self._lock:
+            if self.mode != tried:
+                return True  # another request already stepped down: retry in the new mode
             index = MODES.index(self.mode)
             if index + 1 >= len(MODES):
                 return False
@@ -301,14 +309,6 @@ class Provider:
         base = self.settings.backoff * (2**attempt)
         return base * (0.5 + self._rng.random())
 
-    def _schema_hint(self, schema: type[BaseModel]) -> str:
-        if self.mode == "json_schema":
-            return ""
-        # Without server-side schemas the model only has the prompt to go by.
-        return "\n\nThe JSON schema of your answer:\n" + json.dumps(
-            json_schema(schema), ensure_ascii=False, separators=(",", ":")
-        )
-
     @staticmethod
     def _validate(
         content: str, schema: type[T], check: Callable[[T], str | None] | None
@@ -324,6 +324,15 @@ class Provider:
             return f"not valid JSON for the schema ({errors})", None
         problem = check(answer) if check is not None else None
         return problem, answer
+
+
+def _schema_hint(schema: type[BaseModel], mode: Mode) -> str:
+    if mode == "json_schema":
+        return ""
+    # Without server-side schemas the model only has the prompt to go by.
+    return "\n\nThe JSON schema of your answer:\n" + json.dumps(
+        json_schema(schema), ensure_ascii=False, separators=(",", ":")
+    )
 
 
 _FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL)
