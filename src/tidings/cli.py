@@ -124,6 +124,15 @@ def sync(
             "timezone) instead of resuming from the last sync."
         ),
     ] = None,
+    git: Annotated[
+        Path | None,
+        typer.Option(
+            "--git",
+            metavar="PATH",
+            help="Read merged PRs from this local clone's first-parent history instead "
+            "(offline, no token; labels, comments and reviews need an API sync).",
+        ),
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Fetch the repository's issues, PRs, comments, reviews and files into the store."""
@@ -132,6 +141,21 @@ def sync(
     state = _state(ctx)
     repo = _repo_name(repo)
     cfg = state.config()
+    if git is not None:
+        if since is not None:
+            raise TidingsError(
+                "--since does not apply to --git", "a git sync reads only commits it has not read"
+            )
+        from tidings.sources.git import sync_git
+
+        with console.progress_display() as progress:
+            result = sync_git(state.store(), repo, git, progress=progress)
+        data = result.to_dict()
+        if as_json:
+            console.emit_json(data)
+        else:
+            console.out.print(console.key_value_table(f"synced {repo} from {git}", data))
+        return
     since_at = None
     if since is not None:
         day = parse_date(since)
@@ -299,11 +323,15 @@ def _choice(name: str, value: str, allowed: tuple[str, ...]) -> str:
 
 def _render(report: object, fmt: str) -> str:
     from tidings.render.markdown import render_daily_markdown
+    from tidings.render.weekly_markdown import render_weekly_markdown
     from tidings.report.model import DailyReport
+    from tidings.report.weekly_model import WeeklyReport
 
-    assert isinstance(report, DailyReport)
+    assert isinstance(report, DailyReport | WeeklyReport)
     if fmt == "json":
         return report.model_dump_json(indent=2) + "\n"
+    if isinstance(report, WeeklyReport):
+        return render_weekly_markdown(report)
     return render_daily_markdown(report)
 
 
@@ -338,6 +366,36 @@ def report_daily(
     )
     if analyst is not None and (warning := analyst.warning()):
         console.err.print(f"warning: {warning}", markup=False, soft_wrap=True)
+    text = _render(report, fmt)
+    if out is None:
+        console.stdout.write(text)
+        console.stdout.flush()
+        return
+    write_atomic(out, text)
+    console.err.print(f"wrote {out}", markup=False)
+
+
+@report_app.command("weekly")
+def report_weekly(
+    ctx: typer.Context,
+    repo: RepoArg,
+    week: Annotated[str, typer.Option("--week", help="The ISO week, YYYY-Www.")],
+    lang: LangOpt = None,
+    fmt: FormatOpt = "md",
+    out: OutOpt = None,
+) -> None:
+    """Write one ISO week's report: merged work, risk tags, trends (prose by rules)."""
+    from tidings.facts.windows import parse_week
+    from tidings.outputs import write_atomic
+    from tidings.report.weekly import build_weekly
+
+    state = _state(ctx)
+    repo = _repo_name(repo)
+    settings = state.config().repo(repo)
+    language = _choice("--lang", lang or settings.language, ("zh", "en"))
+    _choice("--format", fmt, ("md", "json"))
+    year, number = parse_week(week)
+    report = build_weekly(state.store(), settings, year, number, language)  # type: ignore[arg-type]
     text = _render(report, fmt)
     if out is None:
         console.stdout.write(text)
@@ -387,10 +445,25 @@ def demo(
                 write_atomic(path, _render(report, fmt))
                 written.append(path)
             progress("daily reports", done, len(jobs))
+    from tidings.demo import WEEKS
+    from tidings.facts.windows import parse_week
+    from tidings.report.weekly import build_weekly
+
+    weekly_jobs = [(week, lang) for week in WEEKS for lang in ("zh", "en")]
+    with console.progress_display() as progress:
+        for done, (week, lang) in enumerate(weekly_jobs, start=1):
+            year, number = parse_week(week)
+            weekly = build_weekly(store, settings, year, number, lang)  # type: ignore[arg-type]
+            for fmt in ("md", "json"):
+                path = out / "weekly" / f"{week}.{lang}.{fmt}"
+                write_atomic(path, _render(weekly, fmt))
+                written.append(path)
+            progress("weekly reports", done, len(weekly_jobs))
     sample = out / "daily" / f"{days[len(days) // 2 + 2].isoformat()}.zh.md"
     console.err.print(
-        f"wrote {len(written)} files for {REPO} ({len(days)} days, zh and en, Markdown and "
-        f"JSON) to {out / 'daily'}/\nopen one: {sample}",
+        f"wrote {len(written)} files for {REPO} ({len(days)} days and weeks "
+        f"{', '.join(WEEKS)}, zh and en, Markdown and JSON) to {out / 'daily'}/ and "
+        f"{out / 'weekly'}/\nopen one: {sample} or {out / 'weekly' / (WEEKS[-1] + '.zh.md')}",
         markup=False,
         soft_wrap=True,
     )

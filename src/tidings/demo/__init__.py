@@ -15,3 +15,4 @@ REPO = "tidings-demo/rapidinfer"
 FIRST_DAY = "2026-03-02"
 LAST_DAY = "2026-03-13"
 QUIET_DAY = "2026-03-08"
+WEEKS = ("2026-W10", "2026-W11")  # the ISO weeks the sample covers (weekly reports)
