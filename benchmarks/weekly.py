@@ -1,0 +1,466 @@
+"""Weekly report benchmark: generation at vLLM scale (no LLM) and git ingestion of vllm-ascend.
+
+    python benchmarks/weekly.py [--weeks 10] [--prs 300] [--quick] [--json]
+
+1. **Weekly reports.** A store is filled with `--weeks` consecutive ISO weeks of generated
+   vLLM-scale activity (by default 300 merged PRs a week with ~8 changed files each, 80 more
+   PRs opened, 100 issues, ~5 comments and 2 reviews per PR). Then the weekly report (zh, JSON
+   model plus Markdown) is built for 1 week and for every one of the 10 weeks, one after the
+   other, against the full store: wall time and peak memory are printed per week processed,
+   so growth with the store's size (it should not grow) and with the number of weeks (it
+   should be linear) is visible side by side.
+2. **Git ingestion.** The real first-parent history of vllm-project/vllm-ascend
+   (../shared/data/vllm-ascend-commits.jsonl, 4,734 commits) is rendered into the bytes
+   `git log` prints (tests/gitlog_fixture.py) and ingested through the git source's parser and
+   store writer into an empty SQLite store: wall time and peak memory, with the cumulative
+   time printed at every tenth ISO week of history processed.
+
+Memory is Python's own peak (tracemalloc) in a second, identical pass, so the timings are not
+slowed by tracing. No timing is asserted anywhere; `--quick` (used by the tests) shrinks
+everything.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import random
+import sys
+import tempfile
+import time
+import tracemalloc
+from collections.abc import Callable, Iterable, Iterator
+from datetime import date, datetime, timedelta
+from pathlib import Path
+from typing import Any, TypeVar
+from zoneinfo import ZoneInfo
+
+ROOT = Path(__file__).resolve().parents[1]
+for _path in (ROOT / "src", ROOT):
+    if str(_path) not in sys.path:
+        sys.path.insert(0, str(_path))
+
+from rich import box  # noqa: E402
+from rich.console import Console  # noqa: E402
+from rich.table import Table  # noqa: E402
+
+from tidings import records as r  # noqa: E402
+from tidings.config import RepoConfig  # noqa: E402
+from tidings.render.weekly_markdown import render_weekly_markdown  # noqa: E402
+from tidings.report.weekly import build_weekly  # noqa: E402
+from tidings.store import Store  # noqa: E402
+from tidings.store.rows import update_repository, write_records  # noqa: E402
+
+REPO = "bench/inference-engine"
+FIRST_WEEK = (2026, 10)
+TZ = ZoneInfo("Asia/Shanghai")
+TARGET_SECONDS = 2.0  # one vLLM-scale week, no LLM (the issue's target)
+T = TypeVar("T")
+
+_TAGS = [
+    "Bugfix",
+    "Core",
+    "Kernel",
+    "CI",
+    "Doc",
+    "Model",
+    "Frontend",
+    "ROCm",
+    "Perf",
+    "V1",
+    "Misc",
+    "Quantization",
+    "Spec Decode",
+    "Hardware",
+    "Build",
+]
+_LABELS = [
+    "bug",
+    "v1",
+    "ci/build",
+    "performance",
+    "documentation",
+    "rocm",
+    "frontend",
+    "quantization",
+    "speculative-decoding",
+    "ready",
+    "new-model",
+]
+_DIRS = [
+    "vllm/v1/core",
+    "vllm/v1/worker",
+    "vllm/v1/attention/backends",
+    "vllm/model_executor/models",
+    "vllm/model_executor/layers",
+    "vllm/entrypoints/openai",
+    "vllm/distributed",
+    "csrc/attention",
+    "csrc/quantization",
+    "vllm/platforms",
+    "tests/v1",
+    "tests/models",
+    "tests/kernels",
+    "docs/source",
+    "requirements",
+    ".buildkite",
+    "vllm/lora",
+    "vllm/spec_decode",
+]
+_WORDS = [
+    "scheduler",
+    "kernel",
+    "cache",
+    "attention",
+    "batch",
+    "prefill",
+    "decode",
+    "token",
+    "sampler",
+    "worker",
+    "rocm",
+    "quantize",
+    "fp8",
+    "moe",
+    "expert",
+    "graph",
+    "capture",
+    "memory",
+    "stream",
+    "rank",
+    "tensor",
+]
+
+
+def _config() -> RepoConfig:
+    return RepoConfig(
+        name=REPO,
+        timezone=TZ.key,
+        core_paths=["vllm/v1/core/**", "vllm/v1/worker/**"],
+    )
+
+
+def generate(weeks: int, prs: int, seed: int = 0) -> Iterator[list[r.Record]]:
+    """Each week's records: `prs` merged PRs with files, reviews and comments, plus opened
+    PRs and issues with conversation. Deterministic for a seed."""
+    rng = random.Random(seed)
+    number = 10_000
+    ids = iter(range(10**9, 10**10))
+    monday = date.fromisocalendar(*FIRST_WEEK, 1)
+    for week in range(weeks):
+        # Local Mondays: the report's weeks are cut in the repository's timezone.
+        start = datetime.combine(monday + timedelta(weeks=week), datetime.min.time(), TZ)
+        out: list[r.Record] = []
+
+        def at(lo: float = 0.0, hi: float = 7.0, start: datetime = start) -> datetime:
+            return start + timedelta(days=rng.uniform(lo, hi))
+
+        def words(n: int) -> str:
+            return " ".join(rng.choice(_WORDS) for _ in range(n))
+
+        for k in range(prs + prs // 4 + prs // 3):
+            number += 1
+            kind = "issue" if k >= prs + prs // 4 else "pr"
+            merged = kind == "pr" and k < prs
+            created = at(-3.0, 6.0) if merged else at()
+            merged_at = max(created + timedelta(hours=1), at(0.5, 6.9)) if merged else None
+            tags = "".join(f"[{t}]" for t in rng.sample(_TAGS, rng.choice((1, 1, 2))))
+            files: list[r.PRFileRecord] = []
+            if merged:
+                for path in {
+                    f"{rng.choice(_DIRS)}/{rng.choice(_WORDS)}_{rng.randint(1, 40)}.py"
+                    for _ in range(max(1, int(rng.expovariate(1 / 8))))
+                }:
+                    adds, dels = int(rng.expovariate(1 / 40)), int(rng.expovariate(1 / 15))
+                    files.append(
+                        r.PRFileRecord(
+                            number=number,
+                            path=path,
+                            status="modified",
+                            additions=adds,
+                            deletions=dels,
+                        )
+                    )
+            out.append(
+                r.ItemRecord(
+                    number=number,
+                    kind=kind,  # type: ignore[arg-type]
+                    title=f"{tags} {words(6)}" if kind == "pr" else words(7),
+                    body=f"{words(30)}. {words(20)}.",
+                    author=f"dev{rng.randint(1, 400)}",
+                    author_type="User",
+                    author_association=rng.choice(["MEMBER", "CONTRIBUTOR", "NONE"]),
+                    state="closed" if merged else "open",
+                    draft=False if kind == "pr" else None,
+                    labels=rng.sample(_LABELS, rng.randint(0, 3)),
+                    created_at=created,
+                    updated_at=merged_at or created,
+                    closed_at=merged_at,
+                    merged_at=merged_at,
+                    merged=merged if kind == "pr" else None,
+                    additions=sum(f.additions or 0 for f in files),
+                    deletions=sum(f.deletions or 0 for f in files),
+                    changed_files=len(files),
+                    comments_count=5,
+                    detail_updated_at=(merged_at or created) if kind == "pr" else None,
+                    unresolved_threads=rng.choice([0, 0, 0, 1]) if merged else None,
+                )
+            )
+            out.extend(files)
+            when = merged_at or created + timedelta(hours=2)
+            for _ in range(5):
+                out.append(
+                    r.CommentRecord(
+                        id=next(ids),
+                        number=number,
+                        author=f"dev{rng.randint(1, 400)}",
+                        author_type="User",
+                        body=words(25),
+                        created_at=min(when, created + timedelta(hours=rng.uniform(0, 30))),
+                        updated_at=when,
+                    )
+                )
+            if kind == "pr":
+                for state in ("COMMENTED", "APPROVED" if rng.random() < 0.9 else "COMMENTED"):
+                    out.append(
+                        r.ReviewRecord(
+                            id=next(ids),
+                            number=number,
+                            author=f"dev{rng.randint(401, 450)}",
+                            author_type="User",
+                            author_association="MEMBER",
+                            state=state,
+                            body=words(10),
+                            submitted_at=min(when, created + timedelta(hours=3)),
+                        )
+                    )
+        yield out
+
+
+def _peak(work: Callable[[], T]) -> tuple[T, int]:
+    gc.collect()
+    tracemalloc.start()
+    try:
+        result = work()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return result, peak
+
+
+def _fill(store: Store, weeks: int, prs: int) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    with store.begin() as conn:
+        repo_id = store.repo_id(conn, REPO, create=True) or 0
+        update_repository(conn, repo_id, r.RepositoryRecord(full_name=REPO))
+    for batch in generate(weeks, prs):
+        with store.begin() as conn:
+            write_records(store, conn, repo_id, batch)
+        for record in batch:
+            counts[record.type] = counts.get(record.type, 0) + 1  # type: ignore[attr-defined]
+    return counts
+
+
+def weekly_generation(weeks: int, prs: int) -> dict[str, Any]:
+    """Build each week's report (zh: model, JSON and Markdown) against a store of `weeks`."""
+    repo = _config()
+    with tempfile.TemporaryDirectory() as tmp:
+        store = Store.open(f"sqlite:///{Path(tmp) / 'bench.db'}")
+        try:
+            counts = _fill(store, weeks, prs)
+            monday = date.fromisocalendar(*FIRST_WEEK, 1)
+            rows: list[dict[str, Any]] = []
+            for k in range(weeks):
+                year, week, _ = (monday + timedelta(weeks=k)).isocalendar()
+
+                def one(year: int = year, week: int = week) -> tuple[int, int]:
+                    report = build_weekly(store, repo, year, week, "zh")
+                    text = render_weekly_markdown(report)
+                    blob = report.model_dump_json()
+                    return report.merged_prs, len(text) + len(blob)
+
+                started = time.perf_counter()
+                merged, size = one()
+                elapsed = time.perf_counter() - started
+                _, peak = _peak(one)
+                rows.append(
+                    {
+                        "week": f"{year}-W{week:02d}",
+                        "merged_prs": merged,
+                        "seconds": elapsed,
+                        "peak_memory": peak,
+                        "output_bytes": size,
+                    }
+                )
+        finally:
+            store.close()
+    return {
+        "weeks": weeks,
+        "records": counts,
+        "per_week": rows,
+        "total_seconds": sum(x["seconds"] for x in rows),
+    }
+
+
+def git_ingestion(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """Ingest the rendered vllm-ascend history; cumulative time per ISO week of history."""
+    from tests.gitlog_fixture import REPO as ASCEND
+    from tests.gitlog_fixture import render_log
+
+    from tidings.sources.git import GitCommit, ingest, parse_log
+
+    marks: list[dict[str, Any]] = []
+
+    def timed(commits: Iterable[GitCommit], started: float) -> Iterator[GitCommit]:
+        last: tuple[int, int] | None = None
+        weeks = 0
+        for commit in commits:
+            week = commit.committed_at.isocalendar()[:2]
+            if week != last:
+                weeks += 1
+                last = week
+                if weeks % 10 == 0:
+                    marks.append({"weeks": weeks, "seconds": time.perf_counter() - started})
+            yield commit
+
+    def run(collect: bool) -> Any:
+        with tempfile.TemporaryDirectory() as tmp:
+            store = Store.open(f"sqlite:///{Path(tmp) / 'ascend.db'}")
+            try:
+                started = time.perf_counter()
+                commits = parse_log(render_log(records))
+                report = ingest(
+                    store,
+                    ASCEND,
+                    timed(commits, started) if collect else commits,
+                    records[0]["sha"],
+                )
+                return report, time.perf_counter() - started
+            finally:
+                store.close()
+
+    (report, elapsed) = run(True)
+    (_, _), peak = _peak(lambda: run(False))
+    weeks = len({datetime.fromisoformat(x["committed_at"]).isocalendar()[:2] for x in records})
+    return {
+        "commits": report.commits,
+        "prs": report.prs,
+        "pr_files": report.pr_files,
+        "weeks": weeks,
+        "seconds": elapsed,
+        "peak_memory": peak,
+        "seconds_per_week": elapsed / max(weeks, 1),
+        "marks": marks,
+    }
+
+
+def run_benchmark(*, weeks: int = 10, prs: int = 300, quick: bool = False) -> dict[str, Any]:
+    from tests.gitlog_fixture import ASCEND, load_records
+
+    if quick:
+        weeks, prs = 2, 30
+    one = weekly_generation(1, prs)
+    many = weekly_generation(weeks, prs)
+    results: dict[str, Any] = {
+        "quick": quick,
+        "prs_per_week": prs,
+        "one_week": one,
+        "many_weeks": many,
+        "git": None,
+        "git_note": None,
+    }
+    if ASCEND.exists():
+        records = load_records(ASCEND)
+        results["git"] = git_ingestion(records[:500] if quick else records)
+    else:
+        results["git_note"] = f"{ASCEND} is absent: git ingestion not measured"
+    first = one["per_week"][0]["seconds"]
+    per_week = [x["seconds"] for x in many["per_week"]]
+    results["ratios"] = {
+        # Near 1: a week's report costs the same whatever history the store holds.
+        "week_in_big_store_vs_small": (sum(per_week) / len(per_week)) / first if first else None,
+        # Near `weeks`: total cost linear in the number of weeks.
+        "many_weeks_vs_one_week": many["total_seconds"] / first if first else None,
+    }
+    results["targets"] = {
+        f"one vLLM-scale week under {TARGET_SECONDS:g} s": first < TARGET_SECONDS,
+        "cost grows at most linearly with weeks": (results["ratios"]["many_weeks_vs_one_week"] or 0)
+        <= 1.5 * weeks,
+    }
+    return results
+
+
+def _mb(value: int) -> str:
+    return f"{value / 2**20:.1f} MB"
+
+
+def render(results: dict[str, Any], console: Console) -> None:
+    table = Table(
+        title=f"weekly report, {results['prs_per_week']} merged PRs a week, no LLM",
+        box=box.SIMPLE_HEAD,
+    )
+    for column in ("store", "week", "merged PRs", "wall time", "peak memory"):
+        table.add_column(column, justify="right" if column != "week" else "left")
+    for label, key in (
+        ("1 week", "one_week"),
+        (f"{results['many_weeks']['weeks']} weeks", "many_weeks"),
+    ):
+        for row in results[key]["per_week"]:
+            table.add_row(
+                label,
+                row["week"],
+                str(row["merged_prs"]),
+                f"{row['seconds']:.3f} s",
+                _mb(row["peak_memory"]),
+            )
+        table.add_row(label, "total", "", f"{results[key]['total_seconds']:.3f} s", "")
+    console.print(table)
+    ratios = results["ratios"]
+    console.print(
+        f"a week in the {results['many_weeks']['weeks']}-week store vs the 1-week store: "
+        f"{ratios['week_in_big_store_vs_small']:.2f}x; {results['many_weeks']['weeks']} weeks vs "
+        f"one week: {ratios['many_weeks_vs_one_week']:.2f}x",
+        markup=False,
+    )
+    git = results["git"]
+    if git is None:
+        console.print(f"git ingestion: skipped ({results['git_note']})", markup=False)
+    else:
+        table = Table(
+            title="git ingestion of vllm-ascend (rendered git log → parser → SQLite)",
+            box=box.SIMPLE_HEAD,
+        )
+        table.add_column("weeks of history", justify="right")
+        table.add_column("cumulative wall time", justify="right")
+        for mark in git["marks"]:
+            table.add_row(str(mark["weeks"]), f"{mark['seconds']:.2f} s")
+        table.add_row(f"all {git['weeks']}", f"{git['seconds']:.2f} s")
+        console.print(table)
+        console.print(
+            f"{git['commits']} commits, {git['prs']} PRs, {git['pr_files']} file rows; "
+            f"{git['seconds_per_week'] * 1000:.1f} ms per week of history; peak memory "
+            f"{_mb(git['peak_memory'])}",
+            markup=False,
+        )
+    for name, ok in results["targets"].items():
+        console.print(f"{'PASS' if ok else 'FAIL'} {name}", markup=False)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--weeks", type=int, default=10)
+    parser.add_argument("--prs", type=int, default=300, help="merged PRs per week")
+    parser.add_argument("--quick", action="store_true", help="a small run (2 weeks of 30 PRs)")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args(argv)
+    results = run_benchmark(weeks=args.weeks, prs=args.prs, quick=args.quick)
+    if args.json:
+        print(json.dumps(results, indent=2))
+    else:
+        render(results, Console())
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
