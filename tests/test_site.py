@@ -159,27 +159,62 @@ def test_activity_and_label_charts_match_the_reports(tmp_path: Path, reports) ->
     assert {k: int(v) for k, v in bars.items()} == dict(top)
 
 
-def test_weekly_reports_dispatch_on_kind_with_risk_chart(tmp_path: Path, reports) -> None:  # type: ignore[no-untyped-def]
+def test_weekly_reports_dispatch_on_kind_with_risk_chart(
+    tmp_path: Path, reports, demo_store: Store, settings
+) -> None:  # type: ignore[no-untyped-def]
+    from tidings.report.weekly import build_weekly
+
     src, out = tmp_path / "reports", tmp_path / "site"
     write_reports(src, reports, [(DAYS[0], "en")])
-    for week, risks in [("2026-W10", {"missing_tests": 3, "core_path": 1}), ("2026-W11", {})]:
-        path = src / PROJECT / "weekly" / f"{week}.en.json"
+    weeklies = {}
+    for week in (10, 11):
+        weekly = build_weekly(demo_store, settings, 2026, week, "en", now=NOW)
+        weeklies[week] = weekly
+        path = src / PROJECT / "weekly" / f"2026-W{week}.en.json"
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(weekly_json(week, "en", risks)), "utf-8")
+        path.write_text(weekly.model_dump_json(indent=2), "utf-8")
     result = build_site(src, out, SiteConfig(), pdf=False)
     assert result.reports == 3
     project = (out / PROJECT / "index.html").read_text("utf-8")
     weekly_part = project.split('id="weekly"')[1].split('id="daily"')[0]
-    assert weekly_part.index("2026-W11") < weekly_part.index("2026-W10")  # newest first
-    assert "<title>2026-W10 missing_tests 3</title>" in project
+    assert weekly_part.index("2026 week 11") < weekly_part.index("2026 week 10")  # newest first
+    # The risk chart's bars are the weekly reports' own risk-tag counts.
+    for week, weekly in weeklies.items():
+        for row in weekly.executive_summary.by_risk_tag:
+            assert f"<title>2026-W{week} {row.name} {row.count}</title>" in project
     assert "No weekly report with risk tags yet." not in project
-    page = (out / PROJECT / "weekly" / "2026-W10.en.html").read_text("utf-8")
+    page = (out / PROJECT / "weekly" / "2026-W11.en.html").read_text("utf-8")
+    parsed = parse_page(page)
+    for anchor in ("highlights", "risks", "summary", "changes", "trends", "key-prs", "appendix"):
+        assert anchor in parsed.ids
+    for pr in weeklies[11].merged:
+        assert f"https://github.com/{PROJECT}/pull/{pr.item.number}" in parsed.hrefs
+    md = (out / PROJECT / "weekly" / "2026-W11.en.md").read_text("utf-8")
+    assert md.startswith("# RapidInfer weekly report: 2026 week 11")
+    feed = (out / PROJECT / "feed.xml").read_text("utf-8")
+    assert feed.count("<entry>") == 3 and "tidings-weekly-2026-W10-en" in feed
+
+
+def test_a_kind_without_its_renderer_gets_the_generic_escaped_page(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tidings.site import build, sources
+
+    generic = sources.KindSpec("weekly", None, None, None)
+    original = sources.kind_spec
+    monkeypatch.setattr(sources, "kind_spec", lambda k: generic if k == "weekly" else original(k))
+    monkeypatch.setattr(build, "kind_spec", sources.kind_spec)
+    path = tmp_path / "r" / "x.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(weekly_json("2026-W10", "en", {"missing_tests": 3})), "utf-8")
+    build_site(tmp_path / "r", tmp_path / "s", SiteConfig(), pdf=False)
+    page = (tmp_path / "s" / PROJECT / "weekly" / "2026-W10.en.html").read_text("utf-8")
     parsed = parse_page(page)
     assert "&lt;script&gt;work&lt;/script&gt;" in page and "<script" not in page
     assert f"https://github.com/{PROJECT}/pull/4277" in parsed.hrefs
     assert not [h for h in parsed.hrefs if h.startswith("javascript")]
-    feed = (out / PROJECT / "feed.xml").read_text("utf-8")
-    assert feed.count("<entry>") == 3 and "tidings-weekly-2026-W10-en" in feed
+    project = (tmp_path / "s" / PROJECT / "index.html").read_text("utf-8")
+    assert "<title>2026-W10 missing_tests 3</title>" in project
 
 
 def test_risk_counts_reads_either_shape() -> None:
@@ -241,15 +276,20 @@ def test_run_writes_due_reports_and_survives_a_failing_repository(
     outcomes = run_repositories(cfg, demo_store, sync=sync, reports_dir=tmp_path, days=2, now=now)
     ok, broken = outcomes
     assert ok.ok and not broken.ok and "404" in (broken.error or "")
-    assert sorted(ok.written) == sorted(
+    days = [
         f"{PROJECT}/daily/{d}.{lang}.json"
         for d in ("2026-03-12", "2026-03-13")
         for lang in ("en", "zh")
-    )
+    ]
+    # The last ISO week that has closed by Saturday 03-14 is W10 (03-02 to 03-08).
+    weeks = [f"{PROJECT}/weekly/2026-W10.{lang}.json" for lang in ("en", "zh")]
+    assert sorted(ok.written) == sorted(days + weeks)
+    weekly_md = tmp_path / PROJECT / "weekly" / "2026-W10.en.md"
+    assert weekly_md.read_text("utf-8").startswith("# RapidInfer weekly report: 2026 week 10")
     md = tmp_path / PROJECT / "daily" / "2026-03-13.zh.md"
     assert md.read_text("utf-8").startswith("# RapidInfer 开发动态报告 - 2026-03-13")
     again = run_repositories(cfg, demo_store, sync=sync, reports_dir=tmp_path, days=2, now=now)
-    assert again[0].written == [] and again[0].unchanged == 4
+    assert again[0].written == [] and again[0].unchanged == 6
 
 
 def test_closed_days_wait_for_the_cutoff() -> None:

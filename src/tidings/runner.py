@@ -47,6 +47,7 @@ def closed_days(repo: RepoConfig, now: datetime, count: int) -> list[date]:
 
 def _comparable(text: str) -> Any:
     data = json.loads(text)
+    data.pop("generated_at", None)  # the weekly report also carries it at the top
     data.get("provenance", {}).pop("generated_at", None)
     return data
 

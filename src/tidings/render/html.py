@@ -305,3 +305,149 @@ def _value_html(value: Any, depth: int = 0) -> Markup:
 
 
 Renderer = Callable[..., str]
+
+
+# -- the weekly report ---------------------------------------------------------------------
+
+
+def weekly_title(report: Any) -> str:
+    from tidings.report.weekly_text import wt
+
+    win = report.window
+    return wt(
+        report.lang,
+        "title",
+        project=report.project,
+        year=win.year,
+        week=win.number,
+        first=win.first_day[5:],
+        last=win.last_day[5:],
+    )
+
+
+def render_weekly_html(
+    report: Any, chrome: PageChrome | None = None, *, canonical: str | None = None
+) -> str:
+    """The weekly report (report/weekly_model.py) as one self-contained HTML page."""
+    from tidings.report.weekly_text import TEXT as WTEXT
+    from tidings.report.weekly_text import tag_name, wt
+
+    lang: Lang = report.lang
+    words = Words(lang)
+    links = ReportLinks(report.repo_url, words)
+    table = WTEXT[lang]
+
+    def wtr(key: str, **values: object) -> str:
+        return wt(lang, key, **values)
+
+    def wtrm(key: str, **values: object) -> Markup:
+        return escape(table[key]).format(**values)
+
+    def who(pr: Any) -> Markup:
+        if pr.author_name is not None:  # a git author name: text, never a profile link
+            return escape(pr.author_name)
+        return links.who(pr.item.author)
+
+    def tags_line(tags: list[Any]) -> str:
+        return words.sep.join(tag_name(lang, t.tag) for t in tags) if tags else wtr("appendix_none")
+
+    def evidence(tag: Any) -> Markup:
+        shown = []
+        for e in tag.evidence[:3]:
+            n = dict(e.numbers)
+            path = code(e.path) if e.path else Markup("")
+            key = f"ev_{tag.tag}"
+            if tag.tag == "tests_removed" and n.get("deleted_file"):
+                key = "ev_tests_removed_deleted"
+            if tag.tag in {"assert_validation", "revert"}:
+                shown.append(wtrm(key, path=path, line=code(e.line or "")))
+                continue
+            if key in table and not (tag.tag == "missing_tests" and e.path):
+                try:
+                    shown.append(wtrm(key, path=path, **n))
+                    continue
+                except (KeyError, IndexError):
+                    pass  # numbers of another shape: fall back to the path and line
+            if e.path and "lines" in n:
+                shown.append(wtrm("ev_path_lines", path=path, lines=n["lines"]))
+            else:
+                shown.append(path if e.path else escape(e.line or ""))
+        return Markup("; ").join(shown)
+
+    def trend(row: Any, count: bool) -> Markup:
+        if row.previous == 0:
+            change = wtr("trend_new")
+        elif row.change is None or row.change == 0:
+            change = ""
+        else:
+            sign = "+" if row.change > 0 else "−"
+            change = wtr("trend_change", sign=sign, pct=round(abs(row.change) * 100))
+        name = escape(row.name) if count else code(row.name)
+        key = "trend_row_count" if count else "trend_row"
+        return wtrm(
+            key, name=name, value=row.value, previous=row.previous, change=change, prs=row.prs
+        )
+
+    def theme_title(kind: str, name: str) -> Markup:
+        return wtrm(f"theme_title_{kind}", name=code(name) if kind == "path" else name)
+
+    def refs(items: list[m.ItemRef], total: int) -> Markup:
+        text = words.join(links.ref_link(r) for r in items)
+        if total > len(items):
+            text += Markup(" ") + wtr("fu_more", n=total - len(items))
+        return text
+
+    def stamp(moment: Any) -> str:
+        return moment.strftime("%Y-%m-%dT%H:%M:%SZ") if moment else wtr("unknown")
+
+    p = report.provenance
+    sources = words.sep.join(wtr(f"source_{k}", n=v) for k, v in p.sources.items()) or "-"
+    footer = wtr(
+        "footer",
+        version=p.tool_version,
+        window=p.window_utc,
+        as_of=stamp(p.data_as_of),
+        generated=stamp(p.generated_at),
+        merged=p.merged_prs,
+        sources=sources,
+        writer=wtr("writer_" + p.writer),
+    )
+    sections = [
+        ("highlights", wtr("h_highlights")),
+        ("risks", wtr("h_risks")),
+        ("summary", wtr("h_exec")),
+        ("changes", wtr("h_changes")),
+        ("trends", wtr("h_trends")),
+        ("key-prs", wtr("h_key")),
+        ("follow-ups", wtr("h_follow")),
+        ("appendix", wtr("h_appendix")),
+    ]
+    title = weekly_title(report)
+    return render_template(
+        "html/weekly.html.j2",
+        r=report,
+        html_lang="zh-CN" if lang == "zh" else "en",
+        page_title=title,
+        page_h1=title,
+        canonical=safe_url(canonical),
+        feed_href=chrome.feed_href if chrome else None,
+        feed_title=chrome.project if chrome else "",
+        chrome=chrome,
+        sections=sections,
+        tr=words.tr,
+        wtr=wtr,
+        wtrm=wtrm,
+        join=words.join,
+        code=code,
+        item=links.item,
+        ref_link=links.ref_link,
+        who=who,
+        tags_line=tags_line,
+        tag_name=lambda name: tag_name(lang, name),
+        evidence=evidence,
+        trend=trend,
+        theme_title=theme_title,
+        refs=refs,
+        stamp=stamp,
+        footer_line=footer,
+    )

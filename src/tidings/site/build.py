@@ -115,6 +115,10 @@ def _discussion_href(cfg: SiteConfig) -> str | None:
 def report_title(r: ReportFile) -> str:
     if r.kind == "daily":
         return t(r.lang, "title", project=r.project, date=r.period)  # type: ignore[arg-type]
+    if r.kind == "weekly" and r.report is not None:
+        from tidings.render.html import weekly_title
+
+        return weekly_title(r.report)
     title = r.data.get("title")
     if isinstance(title, str) and title:
         return title

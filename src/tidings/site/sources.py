@@ -143,6 +143,9 @@ def find_reports(root: Path, exclude: Path | None = None) -> list[ReportFile]:
     `exclude` is a folder to leave out: the site itself when it is built inside the reports
     folder (`tidings demo` writes DIR/daily and DIR/site), whose JSON downloads are copies."""
     skip = exclude.resolve() if exclude is not None else None
+    # Built sites under the folder hold copies of reports (their JSON downloads): leave out
+    # every folder with a site manifest, e.g. DIR/site beside the demo's DIR/daily.
+    sites = [p.parent.resolve() for p in root.rglob(".tidings-site.json")]
     if not root.is_dir():
         raise TidingsError(
             f"reports folder {root} not found", "pass --from DIR with report JSON files"
@@ -151,7 +154,8 @@ def find_reports(root: Path, exclude: Path | None = None) -> list[ReportFile]:
     for path in sorted(root.rglob("*.json")):
         if any(part.startswith(".") for part in path.relative_to(root).parts):
             continue
-        if skip is not None and skip in path.resolve().parents:
+        parents = path.resolve().parents
+        if (skip is not None and skip in parents) or any(site in parents for site in sites):
             continue
         report = read_report(path)
         if report is not None:
