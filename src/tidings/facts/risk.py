@@ -128,9 +128,14 @@ class _Rules:
         self.cfg = repo.risk
         self.weights = {**DEFAULT_WEIGHTS, **self.cfg.weights}
         self.extensions = tuple(e.lower() for e in self.cfg.code_extensions)
+        self._tests: dict[str, bool] = {}
 
     def is_test(self, path: str) -> bool:
-        return any_match(self.repo.test_paths, path)
+        # A week's PRs share many paths; glob matching is the rules' main cost.
+        found = self._tests.get(path)
+        if found is None:
+            found = self._tests[path] = any_match(self.repo.test_paths, path)
+        return found
 
     def is_code(self, path: str) -> bool:
         return path.lower().endswith(self.extensions) and not self.is_test(path)

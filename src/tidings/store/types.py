@@ -40,7 +40,9 @@ class UTCDateTime(TypeDecorator[datetime]):
         if value is None:
             return None
         if isinstance(value, str):
-            return datetime.strptime(value, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+            # fromisoformat reads our own `YYYY-MM-DDTHH:MM:SSZ` about ten times faster than
+            # strptime, which dominated loading a busy week's rows.
+            return datetime.fromisoformat(value).replace(tzinfo=UTC)
         return value.astimezone(UTC)
 
 
