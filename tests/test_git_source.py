@@ -234,3 +234,15 @@ def test_not_a_clone_is_one_clear_error(tmp_path: Path, store: Store) -> None:
     assert "cannot read the git clone" in err.value.one_line()
     with pytest.raises(SourceError, match="not found"):
         sync_git(store, REPO, tmp_path / "missing")
+
+
+def test_git_sync_gives_the_same_store_on_every_backend(clone: Clone, db_url: str) -> None:
+    other = Store.open(db_url)
+    try:
+        sync_git(other, REPO, clone.path)
+        files = {(r["number"], r["path"]): r["patch"] for r in _files(other).values()}
+        assert sorted(_items(other)) == [11, 12, 13, 14]
+        assert "assert 0 < m <= 64" in files[(11, "engine/gemm.py")]
+        assert files[(12, "docs/指南.md")] == "你好"
+    finally:
+        other.close()

@@ -217,3 +217,13 @@ def test_git_only_store_says_what_needs_the_api(tmp_path: Path) -> None:
         )
     )
     assert "## ⚠️ 风险观察" in zh
+
+
+def test_weekly_is_the_same_on_every_backend(db_url: str, repo_config, demo_store) -> None:
+    other = Store.open(db_url)
+    try:
+        import_snapshot(other, SAMPLE_PATH)
+        got = build_weekly(other, repo_config, 2026, 11, "zh", now=NOW)
+    finally:
+        other.close()
+    assert got == build_weekly(demo_store, repo_config, 2026, 11, "zh", now=NOW)
