@@ -8,7 +8,7 @@ write instead (the LLM layer replaces `Prose` values, never the facts around the
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 from tidings import __version__
 from tidings.config import RepoConfig
@@ -160,9 +160,8 @@ class _Writer:
         f = self.facts
         window = f.window
         year, week = (int(x) for x in window.label.split("-W"))
-        first = window.local_start.date()
-        if window.local_start.time() < self.repo.cutoff_time:
-            first = (window.local_start + timedelta(hours=1)).date()  # cut-off in a DST gap
+        # The label names the local Monday even when the cut-off fell in a DST gap.
+        first = date.fromisocalendar(year, week, 1)
         last = first + timedelta(days=6)
         themes_ = themes(f, THEMES)
         observations = self.risk_observations()
