@@ -4,13 +4,13 @@
 
 The archive is synthesised from the demo's report model: 365 daily reports at vLLM scale
 (about 18 new issues, 75 new PRs and 30 merged PRs a day, each listed in the appendix with
-labels and authors) and 52 weekly reports (kind "weekly", shown by the generic page until the
-weekly model lands, each with risk-tag counts). Figures, measured in one run:
+labels and authors) and 52 weekly reports (the demo's busiest week built by report/weekly.py,
+moved to each week of the year with its own risk-tag counts). Figures, measured in one run:
 
 1. the first build of pages, feeds and charts (PDFs off) — the target is under 60 s;
 2. a rebuild with nothing new: files written (should be 0);
 3. a rebuild with one new daily report: files written, listed (should be the report's own
-   files plus the project page, its feed and the home page);
+   files plus the project page, its feed, the home page and the build manifest);
 4. PDFs: the wall time for a sample of reports (made in parallel, one process per core), the
    mean per PDF and the projection for the whole archive, which is paid once: PDFs are cached
    by the hash of their HTML, so a daily run pays only for its new reports (step 5).
@@ -215,29 +215,61 @@ def daily_report(day: date, rng: random.Random) -> m.DailyReport:
     )
 
 
-def weekly_report(year: int, week: int, rng: random.Random) -> dict[str, Any]:
+def weekly_template() -> Any:
+    """A real weekly report (the demo's busiest week) to copy into every week of the year."""
+    from tidings.config import load_config
+    from tidings.demo import CONFIG_PATH, SAMPLE_PATH
+    from tidings.demo import REPO as DEMO_REPO
+    from tidings.report.weekly import build_weekly
+    from tidings.snapshot import import_snapshot
+    from tidings.store import Store
+
+    with tempfile.TemporaryDirectory(prefix="tidings-site-bench-store-") as tmp:
+        store = Store.open(f"sqlite:///{Path(tmp) / 'demo.db'}")
+        try:
+            import_snapshot(store, SAMPLE_PATH)
+            settings = load_config(CONFIG_PATH).repo(DEMO_REPO)
+            return build_weekly(
+                store, settings, 2026, 11, "en", now=datetime(2026, 4, 1, tzinfo=UTC)
+            )
+        finally:
+            store.close()
+
+
+def weekly_report(template: Any, year: int, week: int, rng: random.Random) -> Any:
+    """The template moved to another week, with its own risk-tag counts."""
     monday = date.fromisocalendar(year, week, 1)
-    return {
-        "schema_version": 1,
-        "kind": "weekly",
-        "repo": REPO,
-        "project": "BusyEngine",
-        "repo_url": f"https://github.com/{REPO}",
-        "week": f"{year}-W{week:02d}",
-        "lang": "en",
-        "title": f"BusyEngine weekly report {year}-W{week:02d}",
-        "window": {"end": f"{monday + timedelta(days=7)}T00:00:00Z"},
-        "summary": {"text": "A synthetic week.", "by": "rules"},
-        "risk_tag_counts": {tag: rng.randint(0, 12) for tag in rng.sample(RISKS, 5)},
-        "key_prs": [
-            {
-                "number": 40000 + k,
-                "title": "x",
-                "url": f"https://github.com/{REPO}/pull/{40000 + k}",
-            }
-            for k in range(10)
-        ],
-    }
+    start = datetime.combine(monday, datetime.min.time(), tzinfo=UTC)
+    window = template.window.model_copy(
+        update={
+            "week": f"{year}-W{week:02d}",
+            "year": year,
+            "number": week,
+            "first_day": monday.isoformat(),
+            "last_day": (monday + timedelta(days=6)).isoformat(),
+            "start": start,
+            "end": start + timedelta(days=7),
+        }
+    )
+    summary = template.executive_summary.model_copy(
+        update={
+            "by_risk_tag": [
+                row.model_copy(update={"count": rng.randint(1, 12)})
+                for row in template.executive_summary.by_risk_tag
+            ]
+        }
+    )
+    return template.model_copy(
+        update={
+            "repo": REPO,
+            "project": "BusyEngine",
+            "repo_url": f"https://github.com/{REPO}",
+            "week": f"{year}-W{week:02d}",
+            "window": window,
+            "executive_summary": summary,
+            "generated_at": start + timedelta(days=7, hours=1),
+        }
+    )
 
 
 def write_archive(folder: Path, days: int, weeks: int, seed: int = 0) -> int:
@@ -248,10 +280,12 @@ def write_archive(folder: Path, days: int, weeks: int, seed: int = 0) -> int:
         path = folder / REPO / "daily" / f"{day}.en.json"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(daily_report(day, rng).model_dump_json(indent=2) + "\n", "utf-8")
+    template = weekly_template() if weeks else None
     for week in range(1, weeks + 1):
         path = folder / REPO / "weekly" / f"2025-W{week:02d}.en.json"
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(weekly_report(2025, week, rng), indent=2) + "\n", "utf-8")
+        report = weekly_report(template, 2025, week, rng)
+        path.write_text(report.model_dump_json(indent=2) + "\n", "utf-8")
     return days + weeks
 
 
@@ -314,7 +348,7 @@ def run_benchmark(*, quick: bool, pdf_sample: int, all_pdfs: bool, seed: int = 0
     results["targets"] = {
         "archive build (pages, feeds, charts) under 60 s": results["build_s"] < 60,
         "rebuild with nothing new writes no file": results["rebuild_unchanged_written"] == 0,
-        "one new report touches only its files, the project page, feed and home": sorted(
+        "one new report touches only its files, project page, feed, home, manifest": sorted(
             p.rsplit("/", 1)[-1] for p in results["rebuild_one_new_written"]
         )
         == sorted(
@@ -325,6 +359,7 @@ def run_benchmark(*, quick: bool, pdf_sample: int, all_pdfs: bool, seed: int = 0
                 "feed.xml",
                 "index.html",
                 "index.html",
+                ".tidings-site.json",
             ]
         ),
         "one new report makes one PDF": results["pdf_rebuild_one_new_made"] == 1,

@@ -100,6 +100,7 @@ def test_one_new_report_touches_only_the_files_that_changed(tmp_path: Path, repo
             f"{PROJECT}/index.html",  # lists it, and its chart has a new day
             f"{PROJECT}/feed.xml",
             "index.html",  # the latest date changed
+            ".tidings-site.json",  # the build's own record of page and PDF inputs
         ]
     )
     # Its zh twin arriving also changes the en page, which now links to it.

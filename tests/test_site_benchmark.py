@@ -16,7 +16,7 @@ def test_quick_site_benchmark_reports_every_figure() -> None:
     assert results["reports"] == 20 + 3
     assert results["files"] > 23 * 3  # html, json and md per daily report, plus the rest
     assert results["rebuild_unchanged_written"] == 0
-    assert len(results["rebuild_one_new_written"]) == 6
+    assert len(results["rebuild_one_new_written"]) == 7
     assert results["pdfs_made"] == 1 and results["pdf_rebuild_one_new_made"] == 1
     for key in ("build_s", "rebuild_unchanged_s", "rebuild_one_new_s", "pdf_wall_s"):
         assert results[key] > 0

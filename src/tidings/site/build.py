@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -88,6 +89,22 @@ class Output:
 
     def exists(self, rel: str) -> bool:
         return (self.root / rel).is_file()
+
+
+@lru_cache(maxsize=1)
+def _code_digest() -> str:
+    """A hash of the code and templates that shape pages: a new tidings (or a local edit)
+    rebuilds every page once instead of trusting pages an older renderer made."""
+    import tidings
+
+    root = Path(tidings.__file__).parent
+    digest = hashlib.sha256(tidings.__version__.encode())
+    files = sorted((root / "render").rglob("*")) + sorted((root / "report").glob("*text.py"))
+    files += [root / "site" / "build.py", root / "site" / "charts.py"]
+    for file in files:
+        if file.is_file() and file.suffix in {".py", ".j2"}:
+            digest.update(file.name.encode() + b"\0" + file.read_bytes())
+    return digest.hexdigest()
 
 
 def _pdf_job(html: str) -> bytes:
@@ -196,10 +213,16 @@ class SiteBuilder:
         self.words = Words(cfg.language)
         manifest = out / MANIFEST
         try:
-            self.manifest: dict[str, str] = json.loads(manifest.read_text("utf-8"))["pdf"]
+            saved = json.loads(manifest.read_text("utf-8"))
+            self.manifest: dict[str, str] = dict(saved["pdf"])
+            self.pages: dict[str, str] = dict(saved.get("pages", {}))
         except (OSError, ValueError, KeyError, TypeError):
-            self.manifest = {}
+            self.manifest, self.pages = {}, {}
         self.new_manifest: dict[str, str] = {}
+        self.new_pages: dict[str, str] = {}
+        self.settings_key = json.dumps(
+            [cfg.model_dump(mode="json"), self.pdf, _code_digest()], sort_keys=True
+        )
         self.pdf_jobs: list[tuple[str, str]] = []
 
     def base(self, rel: str) -> str | None:
@@ -215,6 +238,27 @@ class SiteBuilder:
     def build_report(self, r: ReportFile, siblings: set[tuple[str, str, str]]) -> None:
         stem = self.report_paths(r)
         leaf = stem.rsplit("/", 1)[1]
+        other = "en" if r.lang == "zh" else "zh"
+        has_other = (r.kind, r.period, other) in siblings
+        # A page is a function of its report, its twin's existence, the settings and this
+        # code: when none changed since the last build, its files are already right.
+        key = hashlib.sha256(
+            b"\0".join(
+                [
+                    r.raw,
+                    r.markdown_path.read_bytes() if r.markdown_path else b"",
+                    str(has_other).encode(),
+                    self.settings_key.encode(),
+                ]
+            )
+        ).hexdigest()
+        self.new_pages[stem] = key
+        outputs = [".html", ".json"] + ([".pdf"] if self.pdf else [])
+        if self.pages.get(stem) == key and all(self.output.exists(stem + x) for x in outputs):
+            if self.pdf:
+                self.new_manifest[stem + ".pdf"] = self.manifest.get(stem + ".pdf", "")
+            self.result.unchanged += len(outputs) + (1 if self.output.exists(stem + ".md") else 0)
+            return
         spec = kind_spec(r.kind)
         markdown: str | None = None
         if spec.markdown is not None and r.report is not None:
@@ -227,8 +271,6 @@ class SiteBuilder:
         if self.pdf:
             downloads.append(("PDF", f"{leaf}.pdf"))
         downloads.append(("JSON", f"{leaf}.json"))
-        other = "en" if r.lang == "zh" else "zh"
-        has_other = (r.kind, r.period, other) in siblings
         words = Words(r.lang)  # type: ignore[arg-type]
         chrome = PageChrome(
             site_title=self.cfg.title,
@@ -466,9 +508,10 @@ class SiteBuilder:
             projects=projects,
         )
         self.output.put("index.html", home)
-        manifest = (
-            {"pdf": dict(sorted(self.new_manifest.items()))} if self.pdf else {"pdf": self.manifest}
-        )
+        manifest = {
+            "pdf": dict(sorted(self.new_manifest.items())) if self.pdf else self.manifest,
+            "pages": dict(sorted(self.new_pages.items())),
+        }
         self.output.put(MANIFEST, json.dumps(manifest, indent=1, sort_keys=True) + "\n")
         self.result.reports = len(reports)
         self.result.projects = len(projects)
