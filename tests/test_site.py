@@ -340,3 +340,43 @@ def test_cli_site_build_and_its_errors(
     assert code == 1 and err.count("\n") == 1 and "nowhere" in err
     code, _, err = _cli(capsys, "run")
     assert code != 0 and "no repositories" in err and err.count("\n") == 1
+
+
+def test_cli_run_against_fake_github_one_repo_failing(
+    tmp_path: Path,
+    rec,  # type: ignore[no-untyped-def]
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tests.servers.github import FakeGitHub
+
+    records = [
+        rec.repo(),
+        rec.issue(1, "2026-02-24T12:00:00Z", labels=["bug"]),
+        rec.pr(2, "2026-02-20T00:00:00Z", merged_at="2026-02-24T12:00:00Z", labels=["rocm"]),
+    ]
+    token = "ghp_runtesttoken0123456789"
+    monkeypatch.setenv("GITHUB_TOKEN", token)
+    monkeypatch.chdir(tmp_path)
+    db = f"sqlite:///{tmp_path / 'run.db'}"
+    with FakeGitHub(records, token=token) as server:
+        (tmp_path / "tidings.toml").write_text(
+            '[[repos]]\nname = "acme/widgets"\n\n[[repos]]\nname = "acme/missing"\n\n'
+            f'[github]\napi_url = "{server.api_url}"\nmax_retries = 1\ntimeout = 5\n',
+            encoding="utf-8",
+        )
+        code, out, err = _cli(capsys, "--db", db, "run", "--days", "2", "--no-pdf", "--json")
+        assert code == 1, err  # acme/missing failed ...
+        data = json.loads(out)
+        widgets, missing = data["repositories"]
+        assert widgets["ok"] and not missing["ok"] and "acme/missing" in missing["error"]
+        daily = [p for p in widgets["written"] if "/daily/" in p]
+        assert len(daily) == 2  # ... and acme/widgets still got its reports
+        assert data["site"]["reports"] == len(widgets["written"])
+        assert (tmp_path / "site" / "acme" / "widgets" / "index.html").is_file()
+        assert token not in out + err
+        # Nothing new: nothing written, the site untouched.
+        code, out, _ = _cli(capsys, "--db", db, "run", "--days", "2", "--no-pdf", "--json")
+        again = json.loads(out)
+        assert code == 1 and again["repositories"][0]["written"] == []
+        assert again["site"]["files_written"] == 0

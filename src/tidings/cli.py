@@ -557,6 +557,7 @@ def run_cmd(
     ] = 7,
     site: Annotated[bool, typer.Option("--site/--no-site", help="Rebuild the site.")] = True,
     pdf: PdfOpt = None,
+    llm: LLMOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Sync every repository in tidings.toml, write the due reports, rebuild the site."""
@@ -586,14 +587,23 @@ def run_cmd(
                 progress=progress,
             )
 
+        analyst = _analyst(state, llm)
         outcomes = run_repositories(
-            cfg, store, sync=sync, reports_dir=reports_dir, days=days, progress=progress
+            cfg,
+            store,
+            sync=sync,
+            reports_dir=reports_dir,
+            days=days,
+            analysis=analyst,
+            progress=progress,
         )
         built = None
         if site and reports_dir.is_dir():
             from tidings.site.build import build_site
 
             built = build_site(reports_dir, site_dir, cfg.site, pdf=pdf, progress=progress)
+    if analyst is not None and (warning := analyst.warning()):
+        console.err.print(f"warning: {warning}", markup=False, soft_wrap=True)
     failed = [o for o in outcomes if not o.ok]
     if as_json:
         console.emit_json(
