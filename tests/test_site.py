@@ -380,3 +380,18 @@ def test_cli_run_against_fake_github_one_repo_failing(
         again = json.loads(out)
         assert code == 1 and again["repositories"][0]["written"] == []
         assert again["site"]["files_written"] == 0
+
+
+def test_a_hostile_repo_url_never_becomes_a_site_link(tmp_path: Path, reports) -> None:  # type: ignore[no-untyped-def]
+    report = reports[(DAYS[0], "en")].model_copy(update={"repo_url": "javascript:alert(1)//"})
+    path = tmp_path / "r" / "x.json"
+    path.parent.mkdir()
+    path.write_text(report.model_dump_json(), "utf-8")
+    build_site(tmp_path / "r", tmp_path / "s", SiteConfig(), pdf=False)
+    for page in (tmp_path / "s").rglob("*.html"):
+        hrefs = parse_page(page.read_text("utf-8")).hrefs
+        assert not [h for h in hrefs if "javascript" in h], page
+    report_page = parse_page(
+        (tmp_path / "s" / PROJECT / "daily" / f"{DAYS[0]}.en.html").read_text("utf-8")
+    )
+    assert f"https://github.com/{PROJECT}" in report_page.hrefs  # "View on GitHub" still works

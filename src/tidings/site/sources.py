@@ -81,7 +81,12 @@ class ReportFile:
 
     @property
     def repo_url(self) -> str:
-        return str(self.data.get("repo_url") or f"https://github.com/{self.repo}")
+        """The repository's web URL for the site's links: the report's own when it is a plain
+        http(s) URL (GitHub Enterprise included), else github.com's — never a javascript: one."""
+        from tidings.render.html import safe_url
+
+        url = self.data.get("repo_url")
+        return safe_url(url if isinstance(url, str) else None) or f"https://github.com/{self.repo}"
 
 
 def _period(data: dict[str, Any], path: Path) -> str:
