@@ -234,3 +234,15 @@ def test_weekly_reports_for_w32_w33(week_reports, records, week: int, lang: str)
     report_checks.check_structure(
         text, repo=REPO, numbers={r["pr_number"] for r in records if r["pr_number"]}, logins=set()
     )
+
+
+def test_missing_shared_data_skips_with_a_reason_but_fails_under_ci(
+    tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    absent = tmp_path / "nowhere.jsonl"
+    monkeypatch.delenv("CI", raising=False)
+    with pytest.raises(pytest.skip.Exception, match="nowhere.jsonl is absent"):
+        shared_or_skip(absent)
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="CI=true requires it"):
+        shared_or_skip(absent)
