@@ -241,7 +241,7 @@ def test_missing_shared_data_skips_with_a_reason_but_fails_under_ci(
 ) -> None:
     absent = tmp_path / "nowhere.jsonl"
     monkeypatch.delenv("CI", raising=False)
-    with pytest.raises(pytest.skip.Exception, match="nowhere.jsonl is absent"):
+    with pytest.raises(pytest.skip.Exception, match=r"nowhere\.jsonl is absent"):
         shared_or_skip(absent)
     monkeypatch.setenv("CI", "true")
     with pytest.raises(pytest.fail.Exception, match="CI=true requires it"):
