@@ -296,7 +296,7 @@ LLMOpt = Annotated[
     bool | None,
     typer.Option(
         "--llm/--no-llm",
-        help="Let the [llm] model write the prose (default: when base_url and model are set).",
+        help="Let the \\[llm] model write the prose (default: when base_url and model are set).",
     ),
 ]
 
