@@ -178,6 +178,7 @@ def _sync_summary(result: Any) -> str:
 def outcome_table(outcomes: list[RepoOutcome]) -> Any:
     """What `tidings run` did, one row per repository."""
     from rich.table import Table
+    from rich.text import Text
 
     table = Table(title="tidings run")
     for name in ("repository", "status", "synced", "reports written", "unchanged"):
@@ -186,9 +187,10 @@ def outcome_table(outcomes: list[RepoOutcome]) -> Any:
         )
     for o in outcomes:
         table.add_row(
-            o.repo,
-            "ok" if o.ok else f"failed: {o.error}",
-            o.synced or "-",
+            # Text, not markup: an error may quote brackets ("[bot]") that Rich would eat.
+            Text(o.repo),
+            Text("ok" if o.ok else f"failed: {o.error}"),
+            Text(o.synced or "-"),
             str(len(o.written)),
             str(o.unchanged),
         )
