@@ -227,3 +227,14 @@ def test_weekly_is_the_same_on_every_backend(db_url: str, repo_config, demo_stor
     finally:
         other.close()
     assert got == build_weekly(demo_store, repo_config, 2026, 11, "zh", now=NOW)
+
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+@pytest.mark.parametrize(("week", "lang"), [(10, "zh"), (11, "en")])
+def test_golden(demo_store, repo_config, week: int, lang: str) -> None:
+    """Whole weekly reports, read line by line against the sample when they were written."""
+    report = build_weekly(demo_store, repo_config, 2026, week, lang, now=NOW)  # type: ignore[arg-type]
+    golden = GOLDEN / f"weekly-2026-W{week}.{lang}.md"
+    assert render_weekly_markdown(report) == golden.read_text(encoding="utf-8")
