@@ -246,3 +246,21 @@ def test_git_sync_gives_the_same_store_on_every_backend(clone: Clone, db_url: st
         assert files[(12, "docs/指南.md")] == "你好"
     finally:
         other.close()
+
+
+def test_a_failing_git_log_leaves_no_cursor(clone: Clone, store: Store, monkeypatch) -> None:
+    import tidings.sources.git as git_source
+
+    real = git_source.log_command
+
+    def broken(repo: Path | str, revisions=("HEAD",)) -> list[str]:
+        # The history is read, then git exits non-zero (as a killed or failing git would).
+        return ["sh", "-c", '"$0" "$@"; exit 3', *real(repo, revisions)]
+
+    monkeypatch.setattr(git_source, "log_command", broken)
+    with pytest.raises(SourceError, match="git log failed"):
+        sync_git(store, REPO, clone.path)
+    with store.engine.connect() as conn:
+        assert store.get_cursor(conn, store.require_repo(conn, REPO), "git") is None
+    monkeypatch.setattr(git_source, "log_command", real)
+    assert sync_git(store, REPO, clone.path).prs == 4  # the next run reads everything again

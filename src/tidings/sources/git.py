@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
@@ -395,15 +396,26 @@ def sync_git(
         report = GitSyncReport(full_name, str(path), head=head, incremental=True)
         report.notes.append("no new commits since the last git sync")
         return report
-    proc = subprocess.Popen(log_command(path, revisions), stdout=subprocess.PIPE)
-    assert proc.stdout is not None
-    try:
-        report = ingest(store, full_name, parse_log(_read(proc.stdout)), head, progress)
-    finally:
-        proc.stdout.close()
-        code = proc.wait()
+    # stderr goes to a file: a pipe nobody reads while stdout streams could fill and stall git.
+    with tempfile.TemporaryFile() as errors:
+        proc = subprocess.Popen(log_command(path, revisions), stdout=subprocess.PIPE, stderr=errors)
+        assert proc.stdout is not None
+        try:
+            # No cursor yet: a git log that dies half-way must not mark its commits as read.
+            report = ingest(store, full_name, parse_log(_read(proc.stdout)), None, progress)
+        finally:
+            proc.stdout.close()
+            code = proc.wait()
+        errors.seek(0)
+        error = errors.read().decode("utf-8", errors="replace").strip()
     if code != 0:
-        raise SourceError(f"git log failed in {path} (exit {code})", "check the clone with git log")
+        reason = (error.splitlines() or [f"exit {code}"])[-1]
+        raise SourceError(
+            f"git log failed in {path}: {reason}", "check the clone with `git log`, then re-run"
+        )
+    with store.begin() as conn:
+        store.set_cursor(conn, store.repo_id(conn, full_name) or 0, STREAM, head)
+    report.head = head
     report.path = str(path)
     report.incremental = incremental
     report.elapsed = time.monotonic() - started
