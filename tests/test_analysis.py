@@ -445,6 +445,16 @@ def test_a_hang_past_the_timeout_is_retried(store, repo_config, llm):
     assert r.provenance.llm is not None and r.provenance.llm.fallbacks == 0
 
 
+def test_a_slow_answer_inside_the_timeout_is_used_without_a_retry(store, repo_config, llm):
+    # The model is slow (as a loaded server streaming tokens would be) but answers in time.
+    llm.latency = 0.3
+    r = report(store, repo_config, make_analyst(llm, store, timeout=3.0))
+    run = r.provenance.llm
+    assert run is not None and run.fallbacks == 0
+    assert {k.what_changed.by for k in r.key_changes} == {"llm"}
+    assert llm.calls == run.calls  # every request answered once: nothing was retried
+
+
 def test_breaker_stops_calling_a_failing_endpoint(store, repo_config, llm):
     llm.script(*[Status(500)] * 50)
     analyst = make_analyst(llm, store, retries=1, breaker_threshold=3)
