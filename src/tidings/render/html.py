@@ -72,7 +72,25 @@ def env() -> Environment:
         lstrip_blocks=True,
     )
     environment.filters["apply"] = lambda value, fn: fn(value)
+    environment.filters["prose"] = prose
     return environment
+
+
+_CODE_SPAN = re.compile(r"(`+)([^`]+?)\1")
+
+
+def prose(text: str | None) -> Markup:
+    """Plain report text as HTML: escaped, with its `code spans` shown as code (inert either
+    way, so nothing a stranger wrote can become markup)."""
+    text = text or ""
+    out: list[Markup] = []
+    pos = 0
+    for match in _CODE_SPAN.finditer(text):
+        out.append(escape(text[pos : match.start()]))
+        out.append(code(match.group(2)))
+        pos = match.end()
+    out.append(escape(text[pos:]))
+    return Markup("").join(out)
 
 
 class Words:
