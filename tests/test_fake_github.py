@@ -597,8 +597,40 @@ def test_graphql_pull_requests_with_aliases(api: httpx.Client) -> None:
         {"number": 1, "repository": {"nameWithOwner": REPO}},
         {"number": 77, "repository": {"nameWithOwner": "other/repo"}},
     ]
-    assert merged["reviewThreads"] == {"totalCount": 0, "nodes": []}
+    # One thread: comment 301 starts it, 302 replies. Threads are resolved unless marked.
+    assert merged["reviewThreads"] == {"totalCount": 1, "nodes": [{"isResolved": True}]}
     assert merged["id"] == api.get(f"/repos/{REPO}/issues/4").json()["node_id"]
+
+
+def test_review_threads_follow_review_comments_and_set_unresolved(
+    gh: FakeGitHub, api: httpx.Client
+) -> None:
+    query = """{ repository(owner: "acme", name: "widgets") {
+        p4: pullRequest(number: 4) { updatedAt reviewThreads(first: 1) {
+            totalCount pageInfo { hasNextPage } nodes { isResolved path } } } } }"""
+
+    def threads() -> dict[str, Any]:
+        return gql(api, query).json()["data"]["repository"]["p4"]
+
+    def unresolved() -> int | None:
+        items = [x for x in records_of(gh, REPO) if isinstance(x, r.ItemRecord)]
+        return next(i.unresolved_threads for i in items if i.number == 4)
+
+    before = threads()
+    assert unresolved() == 0
+    second = gh.add_review_comment(REPO, 4, "and here?", path="src/boot.py")
+    gh.add_review_comment(REPO, 4, "a reply is no thread", in_reply_to_id=second.id)
+    assert gh.set_unresolved(REPO, 4, 5) == 2  # at most the threads there are
+    after = threads()
+    assert after["updatedAt"] > before["updatedAt"]
+    page = after["reviewThreads"]
+    assert page["totalCount"] == 2 and page["pageInfo"]["hasNextPage"]
+    assert page["nodes"] == [{"isResolved": False, "path": "src/start.py"}]
+    assert unresolved() == 2
+    gh.set_unresolved(REPO, 4, 1)
+    assert unresolved() == 1
+    gh.delete_review_comment(REPO, 301)  # its thread goes with it
+    assert unresolved() == 0
 
 
 def test_graphql_ghost_is_null_and_issue_fields(api: httpx.Client) -> None:

@@ -10,16 +10,18 @@ from typing import Any
 
 import httpx
 import pytest
+import sqlalchemy as sa
 
 from tests.servers import github as fake_module
 from tests.servers.generate import REPO, generate_week, quick_week
 from tests.servers.github import FAULT_KINDS, FakeGitHub, records_of
 from tidings import records as r
-from tidings.config import GitHubConfig
+from tidings.config import GitHubConfig, RepoConfig
 from tidings.errors import SourceError
+from tidings.facts.risk import assess, load_merged
 from tidings.sources.github.client import GitHubClient
 from tidings.sources.github.sync import SyncReport, sync_repository
-from tidings.store import Store
+from tidings.store import Store, schema
 from tidings.store.rows import read_records
 
 TOKEN = "ghp_FAKETOKEN0123456789abcd"
@@ -207,6 +209,84 @@ def test_big_pr_fully_fetched(store: Store) -> None:
         assert report.reviews == 150 and report.pr_files == 320
         assert gh.count(api="graphql") <= 5  # one details query, two continuation rounds, totals
         assert_same(store, gh, "acme/big")
+
+
+def threads_records() -> list[r.Record]:
+    merged = T0 + timedelta(days=1)
+    return [
+        r.RepositoryRecord(full_name="acme/threads"),
+        *(
+            r.ItemRecord(
+                number=n,
+                kind="pr",
+                title=f"change {n}",
+                author="alice",
+                author_type="User",
+                state="closed",
+                draft=False,
+                merged=True,
+                merged_at=merged,
+                closed_at=merged,
+                created_at=T0,
+                updated_at=merged,
+            )
+            for n in (1, 2)
+        ),
+    ]
+
+
+def _merged_tags(store: Store) -> dict[int, set[str]]:
+    with store.engine.connect() as conn:
+        repo_id = store.require_repo(conn, "acme/threads")
+        prs = load_merged(conn, repo_id, T0, T0 + timedelta(days=7))
+    config = RepoConfig(name="acme/threads")
+    return {pr.number: {t.tag for t in assess(pr, config)} for pr in prs}
+
+
+def test_unresolved_review_threads_reach_the_follow_up_tag(store: Store) -> None:
+    with FakeGitHub(threads_records(), token=TOKEN) as gh:
+        for number in (1, 2):
+            for path in ("src/a.py", "src/b.py"):  # two threads, each with a reply
+                root = gh.add_review_comment("acme/threads", number, "add a test", path=path)
+                gh.add_review_comment(
+                    "acme/threads",
+                    number,
+                    "will do in a follow-up",
+                    path=path,
+                    review_id=root.review_id,
+                    in_reply_to_id=root.id,
+                    author="alice",
+                )
+        assert gh.set_unresolved("acme/threads", 1, 1) == 1
+        sync(store, gh, "acme/threads")
+        assert_same(store, gh, "acme/threads")
+        with store.engine.connect() as conn:
+            t = schema.items
+            got = dict(conn.execute(sa.select(t.c.number, t.c.unresolved_threads)).all())
+        assert got == {1: 1, 2: 0}
+        tags = _merged_tags(store)
+        assert "follow_up_promised" in tags[1]
+        assert "follow_up_promised" not in tags[2]
+
+        # Resolving the thread later: GitHub reports the state now, and the tag goes.
+        gh.advance(60)
+        gh.set_unresolved("acme/threads", 1, 0)
+        sync(store, gh, "acme/threads")
+        assert_same(store, gh, "acme/threads")
+        assert "follow_up_promised" not in _merged_tags(store)[1]
+
+
+def test_review_threads_past_one_page_are_all_counted(store: Store) -> None:
+    records = big_pr_records()
+    with FakeGitHub(records, token=TOKEN) as gh:
+        for i in range(130):
+            gh.add_review_comment("acme/big", 1, f"nit {i}", path=f"src/mod{i:04d}.py")
+        assert gh.set_unresolved("acme/big", 1, 120) == 120  # 20 of them on the second page
+        sync(store, gh, "acme/big")
+        assert_same(store, gh, "acme/big")
+        with store.engine.connect() as conn:
+            t = schema.items
+            assert conn.execute(sa.select(t.c.unresolved_threads)).scalar_one() == 120
 
 
 def test_graphql_batch_shrinks_on_heavy_queries(store: Store, fake: FakeGitHub) -> None:

@@ -339,6 +339,9 @@ class _Repo:
     review_comments: dict[int, r.ReviewCommentRecord] = field(default_factory=dict)
     files: dict[int, dict[str, r.PRFileRecord]] = field(default_factory=dict)  # by path
     closing_refs: dict[int, list[r.ClosingRefRecord]] = field(default_factory=dict)
+    # Review-thread resolution has no field in the records: the ids of the top-level review
+    # comments whose threads are unresolved (every other thread is resolved).
+    unresolved: set[int] = field(default_factory=set)
 
     @property
     def full_name(self) -> str:
@@ -355,6 +358,26 @@ class _Repo:
     def pr_files(self, number: int) -> list[r.PRFileRecord]:
         """The files GitHub lists for a PR: at most 3,000, in diff order."""
         return list(self.files.get(number, {}).values())[:MAX_PR_FILES]
+
+    def threads(self, number: int) -> list[r.ReviewCommentRecord]:
+        """A PR's review threads, one per live top-level review comment, oldest first."""
+        return sorted(
+            (
+                rc
+                for rc in self.review_comments.values()
+                if rc.number == number and rc.in_reply_to_id is None and not rc.deleted
+            ),
+            key=lambda rc: rc.id,
+        )
+
+    def unresolved_count(self, number: int) -> int:
+        return sum(1 for rc in self.threads(number) if rc.id in self.unresolved)
+
+    def mark_unresolved(self, number: int, count: int) -> None:
+        """The first `count` threads (oldest first) unresolved, the rest resolved."""
+        ids = [rc.id for rc in self.threads(number)]
+        self.unresolved.difference_update(ids)
+        self.unresolved.update(ids[: max(0, count)])
 
     def item_visible(self, number: int) -> bool:
         """Children of a deleted item are gone from every listing, as on GitHub."""
@@ -577,6 +600,9 @@ class FakeGitHub:
                 self._put(current, record)
             for repo in touched:
                 self._fill_pr_defaults(repo)
+                for item in repo.items.values():
+                    if item.kind == "pr" and item.unresolved_threads:
+                        repo.mark_unresolved(item.number, item.unresolved_threads)
 
     def _put_repo(self, record: r.RepositoryRecord) -> _Repo:
         record = record.model_copy(deep=True)
@@ -718,6 +744,8 @@ class FakeGitHub:
                         for rv in data.reviews.values()
                         if rv.number == number and not rv.deleted
                     )
+                    # What the GraphQL source reads: threads with isResolved false.
+                    item.unresolved_threads = data.unresolved_count(number)
                 out.append(item)
             for table in (data.comments, data.reviews, data.review_comments):
                 out.extend(table[key].model_copy(deep=True) for key in sorted(table))
@@ -1022,6 +1050,25 @@ class FakeGitHub:
             if touch_item:
                 item.updated_at = now
             return comment.model_copy(deep=True)
+
+    def set_unresolved(
+        self, repo: str | int | None, number: int | None = None, count: int | None = None, /
+    ) -> int:
+        """Mark a PR's first `count` review threads (oldest first) unresolved, the rest resolved,
+        and bump its updated_at. Returns the unresolved count now served (at most the threads
+        the PR has: one per top-level review comment).
+
+        Records carry no thread-resolution field; an ItemRecord's `unresolved_threads` given to
+        `add_records` does the same. GitHub reports the current state, so this is "unresolved
+        now" (for a merged PR usually the state at merge).
+        """
+        name, (num, n) = self._shift(repo, number, count)
+        with self._lock:
+            data = self._repo(name)
+            item = self._item(data, cast(int, num))
+            data.mark_unresolved(item.number, cast(int, n))
+            item.updated_at = self.clock
+            return data.unresolved_count(item.number)
 
     def delete_review_comment(
         self, repo: str | int | None, comment_id: int | None = None, /
@@ -2062,7 +2109,19 @@ class FakeGitHub:
             return _connection(ctx, info, args, keyed, lambda ref: self._gql_closing(ctx, ref))
 
         def review_threads(info: GraphQLResolveInfo, **args: Any) -> dict[str, Any] | None:
-            return _connection(ctx, info, args, [], lambda x: x, total=0)
+            keyed = [((rc.id,), rc) for rc in repo.threads(number)]
+            return _connection(
+                ctx,
+                info,
+                args,
+                keyed,
+                lambda rc: {
+                    "id": _node_id("PRRT", rc.id),
+                    "isResolved": rc.id not in repo.unresolved,
+                    "isOutdated": False,
+                    "path": rc.path,
+                },
+            )
 
         merged_by = _gql_actor(item.merged_by, None) if item.merged_by else None
         sha = item.merge_commit_sha
@@ -2222,7 +2281,8 @@ def records_of(fake: FakeGitHub, repo: str | None = None) -> list[r.Record]:
     The repository record comes first, then items (by number), comments, reviews and review
     comments (by id), PR files (at most 3,000 per PR, as GitHub lists) and closing references.
     Deleted rows are included with `deleted=True`. A PR's `review_comments_count` is the sum of
-    its reviews' comment counts (what the GraphQL source reads); the sync bookkeeping fields
+    its reviews' comment counts (what the GraphQL source reads) and its `unresolved_threads` the
+    number of review threads served with `isResolved: false`; the sync bookkeeping fields
     `detail_updated_at` and `checked_updated_at` are None.
     """
     return fake.records(repo)

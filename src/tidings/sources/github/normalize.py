@@ -6,7 +6,7 @@ literal dict.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -259,6 +259,15 @@ def file_from_graphql(node: JSON, number: int) -> PRFileRecord:
         additions=node.get("additions"),
         deletions=node.get("deletions"),
     )
+
+
+def unresolved_threads(nodes: Iterable[JSON]) -> int:
+    """How many review threads are unresolved (`isResolved: false`).
+
+    GitHub gives the current state, not the state at merge; for a merged PR the two are
+    usually the same, since threads are rarely resolved or reopened after merging.
+    """
+    return sum(1 for node in nodes if node.get("isResolved") is False)
 
 
 def closing_ref_from_graphql(node: JSON, number: int) -> ClosingRefRecord:

@@ -33,6 +33,9 @@ def _review_node(id_field: str) -> str:
 FILE_NODE = "path additions deletions changeType"
 CLOSING_NODE = "number repository { nameWithOwner }"
 LABEL_NODE = "name"
+# Only resolution is read (the threads' comments come from the REST review-comment listing);
+# `id` tells nodes apart across continuation pages.
+THREAD_NODE = "id isResolved"
 
 PAGE_INFO = "pageInfo { hasNextPage endCursor }"
 
@@ -42,6 +45,7 @@ CONNECTIONS: dict[str, int] = {
     "reviews": 100,
     "files": 100,
     "closingIssuesReferences": 50,
+    "reviewThreads": 100,
 }
 
 
@@ -51,6 +55,7 @@ def _connection(name: str, after: str | None = None, review_id: str = REVIEW_ID_
         "reviews": _review_node(review_id),
         "files": FILE_NODE,
         "closingIssuesReferences": CLOSING_NODE,
+        "reviewThreads": THREAD_NODE,
     }[name]
     args = f"first: {CONNECTIONS[name]}" + (f", after: {json.dumps(after)}" if after else "")
     return f"{name}({args}) {{ totalCount {PAGE_INFO} nodes {{ {node} }} }}"
@@ -68,6 +73,7 @@ def _pr_fields(review_id: str) -> str:
   {_connection("reviews", review_id=review_id)}
   {_connection("files")}
   {_connection("closingIssuesReferences")}
+  {_connection("reviewThreads")}
 """
 
 

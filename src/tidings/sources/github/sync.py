@@ -18,7 +18,9 @@
    nothing changed repeats exactly those URLs and GitHub answers 304 — which costs no rate
    limit. A sync with nothing changed costs four requests, all 304. `--since DATE` starts the
    streams at that date instead of the cursor; a first sync without it reads all history.
-4. **PR details by GraphQL** — reviews, files, merge data and closing references have no
+4. **PR details by GraphQL** — reviews, files, merge data, closing references and review
+   threads' resolution (stored as `unresolved_threads`, the count GitHub reports *now*: for a
+   merged PR usually the state at merge, as threads are rarely touched after) have no
    repository-wide listing (REST would cost ~2 requests per PR), so PRs whose details are
    stale (`detail_updated_at != updated_at`: new or changed since their details were fetched)
    are fetched ~25 per query with aliased `pullRequest(number:)` fields. Every nested
@@ -204,6 +206,7 @@ _NODE_KEYS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "reviews": nz.review_id,
     "files": lambda n: n["path"],
     "closingIssuesReferences": lambda n: (n["repository"]["nameWithOwner"], n["number"]),
+    "reviewThreads": lambda n: n["id"],
 }
 
 
@@ -555,6 +558,9 @@ class _Sync:
         values["labels"] = [n["name"] for n in pr.nodes.get("labels", {}).values()]
         reviews = [nz.review_from_graphql(n, number) for n in pr.nodes.get("reviews", {}).values()]
         values["review_comments_count"] = sum(r.comments_count for r in reviews)
+        values["unresolved_threads"] = nz.unresolved_threads(
+            pr.nodes.get("reviewThreads", {}).values()
+        )
         values["detail_updated_at"] = values["updated_at"]
         values["deleted"] = False
         conn.execute(t.update().where(where).values(**values))
