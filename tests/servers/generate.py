@@ -1165,6 +1165,10 @@ class _Week:
             is_pr = item.kind == "pr"
             path = "pull" if is_pr else "issues"
             decision = _decision(item) if is_pr else None
+            # Thread resolution is not drawn from the RNG (the rest of the week stays as it
+            # was): a fixed quarter of the PRs leave up to two of their threads unresolved.
+            threads = sum(1 for c in inline if c.reply_to is None)
+            unresolved = min(threads, item.number % 3) if item.number % 4 == 0 else 0
             out.append(
                 ItemRecord(
                     number=item.number,
@@ -1198,6 +1202,7 @@ class _Week:
                     reactions=item.reactions,
                     comments_count=len(item.comments),
                     review_comments_count=len(inline) if is_pr else None,
+                    unresolved_threads=unresolved if is_pr else None,
                     url=f"{HTML}/{path}/{item.number}",
                     detail_updated_at=updated if is_pr else None,
                     checked_updated_at=updated,
