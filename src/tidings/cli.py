@@ -383,8 +383,10 @@ def report_weekly(
     lang: LangOpt = None,
     fmt: FormatOpt = "md",
     out: OutOpt = None,
+    llm: LLMOpt = None,
 ) -> None:
-    """Write one ISO week's report: merged work, risk tags, trends (prose by rules)."""
+    """Write one ISO week's report: merged work, risk tags, trends; prose by a model (reusing
+    the daily per-PR analyses) or by rules."""
     from tidings.facts.windows import parse_week
     from tidings.outputs import write_atomic
     from tidings.report.weekly import build_weekly
@@ -395,7 +397,17 @@ def report_weekly(
     language = _choice("--lang", lang or settings.language, ("zh", "en"))
     _choice("--format", fmt, ("md", "json"))
     year, number = parse_week(week)
-    report = build_weekly(state.store(), settings, year, number, language)  # type: ignore[arg-type]
+    analyst = _analyst(state, llm)
+    report = build_weekly(
+        state.store(),
+        settings,
+        year,
+        number,
+        language,  # type: ignore[arg-type]
+        analysis=analyst,
+    )
+    if analyst is not None and (warning := analyst.warning()):
+        console.err.print(f"warning: {warning}", markup=False, soft_wrap=True)
     text = _render(report, fmt)
     if out is None:
         console.stdout.write(text)

@@ -103,6 +103,7 @@ def report_weekly(
     langs: list[str],
     reports_dir: Path,
     outcome: RepoOutcome,
+    analysis: Any = None,
 ) -> None:
     """The last closed ISO week's report, once the weekly builder exists (report/weekly.py,
     `build_weekly(store, repo, year, week, lang)` and `render_weekly_markdown`)."""
@@ -118,7 +119,8 @@ def report_weekly(
     if weekly_window(year, week, repo.tz, repo.cutoff_time).end > now:
         return
     for lang in langs:
-        report = build_weekly(store, repo, year, week, lang)
+        kwargs = {"analysis": analysis} if analysis is not None else {}
+        report = build_weekly(store, repo, year, week, lang, **kwargs)
         path = reports_dir / repo.name / "weekly" / f"{year}-W{week:02d}.{lang}.json"
         if write_if_changed(
             path, report.model_dump_json(indent=2) + "\n", render_weekly_markdown(report)
@@ -159,7 +161,7 @@ def run_repositories(
                 analysis=analysis,
                 progress=progress,
             )
-            report_weekly(store, repo, moment, langs, reports_dir, outcome)
+            report_weekly(store, repo, moment, langs, reports_dir, outcome, analysis)
         except TidingsError as exc:
             outcome.ok, outcome.error = False, exc.one_line()
         except Exception as exc:  # keep going: the other repositories still deserve reports

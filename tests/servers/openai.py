@@ -139,6 +139,11 @@ def correct_answer(body: dict[str, Any]) -> Answer:
         text = f"Model: {facts['human_participants']} people took part."
     elif task == "watch":
         text = f"Model: {facts['count']} issues deserve attention."
+    elif task == "weekly_summary":
+        text = (
+            f"Model: {facts['merged_prs']} PRs were merged this week, against "
+            f"{facts['previous_week_merged_prs']} the week before."
+        )
     else:
         text = "Model: nothing to say."
     return {"text": text}

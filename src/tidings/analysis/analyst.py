@@ -143,18 +143,9 @@ class Analyst:
         self.last = out
         data, repo = facts.data, facts.repo
         hot = hot_discussions(data, repo.bots)
-        if sum(facts.stats.values()) == 0 and not hot:
+        if _quiet(facts, hot):
             return out  # a quiet window is one factual line; nothing for a model to add
-        scored = {s.number: s for s in score_merged(data, repo)}
-        key_prs = [s.number for s in list(scored.values())[: repo.importance.top]]
-        topic_prs = [
-            x.number
-            for topic in repo.topics
-            for x in topic_matches(data, topic)
-            if data.items[x.number].kind == "pr"
-        ]
-        prs = list(dict.fromkeys(key_prs + topic_prs))
-        pr_cards = [pr_card(data, data.items[n], scored.get(n)) for n in prs]
+        pr_cards = _pr_cards(facts)
         hot_cards = [hot_card(data, d, repo) for d in hot]
         with ThreadPoolExecutor(self.max_concurrency) as pool:
             # All map batches at once (PR and thread cards are independent), then the sections.
@@ -163,6 +154,56 @@ class Analyst:
             list(pool.map(lambda call: call(), calls))
             jobs = self._sections(out, facts, hot_cards)
             list(pool.map(lambda job: self._reduce(out, facts, *job), jobs))
+        return out
+
+    def analyse_week(
+        self,
+        days: list[WindowFacts],
+        merged: set[int],
+        week: WindowFacts,
+        summary: dict[str, Any] | None,
+    ) -> Analysis:
+        """A week's model text from the per-PR analyses of its daily windows, plus its summary.
+
+        For each day the PR cards are exactly the daily report's (`analyse`), built from that
+        day's window, so their cache keys match: a week whose days were already reported
+        costs no per-PR calls. Only cards of PRs in `merged` are sent, one per PR: the card of
+        the day it merged when that day's report has one, else of the last day that has.
+        `summary` (the week's figures, with the PR texts added here) gets one reduce call,
+        slot ("summary",).
+        """
+        out = Analysis(usage=self.provider.usage, model=self.provider.model)
+        self.last = out
+        chosen: dict[int, tuple[int, dict[str, Any]]] = {}  # PR -> (day index, card)
+        for k, day in enumerate(days):
+            if _quiet(day, hot_discussions(day.data, day.repo.bots)):
+                continue
+            for card in _pr_cards(day):
+                n = card["number"]
+                if n not in merged:
+                    continue
+                held = chosen.get(n)
+                if held is None or not held[1]["signals"]["merged_in_window"]:
+                    chosen[n] = (k, card)
+        calls: list[Callable[[], None]] = []
+        for k, day in enumerate(days):
+            cards = [card for n, (j, card) in sorted(chosen.items()) if j == k]
+            calls += self._map(out, day, "pr", cards, PRBatch, ITEM_TOKENS, self._take_pr)
+        with ThreadPoolExecutor(self.max_concurrency) as pool:
+            list(pool.map(lambda call: call(), calls))
+        if summary is not None and summary.get("merged_prs"):
+            payload = dict(summary)
+            payload["key_prs"] = [
+                entry
+                | (
+                    {"summary": out.texts[("pr", entry["number"])]}
+                    if ("pr", entry["number"]) in out.texts
+                    else {}
+                )
+                for entry in summary.get("key_prs", [])
+            ]
+            logins = {x.get("author") or "" for x in payload["key_prs"]}
+            self._reduce(out, week, ("summary",), "weekly_summary", payload, logins)
         return out
 
     # -- map --------------------------------------------------------------------------------
@@ -460,6 +501,25 @@ class Analyst:
             out.usage.failures += 1
         else:
             out.texts[slot] = text
+
+
+def _quiet(facts: WindowFacts, hot: list[Any]) -> bool:
+    return sum(facts.stats.values()) == 0 and not hot
+
+
+def _pr_cards(facts: WindowFacts) -> list[dict[str, Any]]:
+    """The window's PR cards: its key changes, then its topic PRs (the daily report's set)."""
+    data, repo = facts.data, facts.repo
+    scored = {s.number: s for s in score_merged(data, repo)}
+    key_prs = [s.number for s in list(scored.values())[: repo.importance.top]]
+    topic_prs = [
+        x.number
+        for topic in repo.topics
+        for x in topic_matches(data, topic)
+        if data.items[x.number].kind == "pr"
+    ]
+    prs = list(dict.fromkeys(key_prs + topic_prs))
+    return [pr_card(data, data.items[n], scored.get(n)) for n in prs]
 
 
 def _exact_numbers(wanted: list[int], got: list[int]) -> str | None:

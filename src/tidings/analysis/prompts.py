@@ -49,6 +49,9 @@ SECTION_TASK = {
     "(authors, reviewers, newcomers, review latency) from `facts`.",
     "watch": "Task: write 1-3 sentences on why the listed issues deserve attention and what "
     "would resolve them, from `facts`.",
+    "weekly_summary": "Task: write the weekly report's opening paragraph: 2-4 sentences on what "
+    "the week's merged work was about (its themes and key PRs), how it compares with the "
+    "previous week, and which risks stand out, from `facts`.",
 }
 SECTION_SHAPE = 'Answer {"text": "..."}.'
 

@@ -1,20 +1,29 @@
 """Building a weekly report from facts, with the deterministic writer's prose.
 
 Every number, reference and tag comes from facts/ (weekly.py, risk.py, importance.py); every
-sentence here states only what those facts show. Prose fields are where a model may later
-write instead (the LLM layer replaces `Prose` values, never the facts around them); a PR's
-`summary` is the natural place for the daily per-item analyses of the week to be reused.
+sentence here states only what those facts show. With a model (`analysis`), `Prose` values
+change, never the facts around them: a PR's `summary` and `notes` come from the per-PR map
+answers of the week's daily windows (the same cards as the daily reports, so cache hits once
+the days were reported; highlights and theme lists show those summaries), and the opening
+summary from one reduce call over the week's figures. Everything passes the same validation
+and faithfulness guard as the daily report; whatever fails keeps the rules' text.
 """
 
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import Connection
 
 from tidings import __version__
+from tidings.analysis.analyst import Analysis, Analyst, WindowFacts
 from tidings.config import RepoConfig
+from tidings.facts.activity_data import load_window
 from tidings.facts.actors import is_bot
 from tidings.facts.importance import top_dirs
 from tidings.facts.risk import MergedPR, risk_score
+from tidings.facts.stats import item_lists
 from tidings.facts.weekly import (
     Trend,
     WeekFacts,
@@ -26,11 +35,12 @@ from tidings.facts.weekly import (
     tag_trends,
     themes,
 )
-from tidings.facts.windows import weekly_window
+from tidings.facts.windows import daily_window, weekly_window
 from tidings.records import now_utc
 from tidings.report import weekly_model as w
+from tidings.report.daily import METRICS, _prose
 from tidings.report.excerpt import excerpt
-from tidings.report.model import ItemRef, Prose
+from tidings.report.model import ItemRef, LLMRun, Prose
 from tidings.report.text import Lang
 from tidings.report.weekly_model import WeeklyReport
 from tidings.report.weekly_text import tag_name, wt
@@ -54,13 +64,90 @@ def build_weekly(
     *,
     web_url: str = "https://github.com",
     now: datetime | None = None,
+    analysis: Analyst | None = None,
 ) -> WeeklyReport:
+    """The week's report; with `analysis`, a model writes PR summaries and notes (reusing the
+    daily per-PR analyses) and the opening summary, and the rules' text fills in the rest."""
     window = weekly_window(year, week, repo.tz, repo.cutoff_time)
+    days: list[WindowFacts] = []
     with store.engine.connect() as conn:
         repo_id = store.require_repo(conn, repo.name)
         facts = load_week(conn, repo_id, repo, window)
         api_data = has_api_items(conn, repo_id)
-    return _Writer(repo, lang, facts, web_url, api_data).report(now or now_utc())
+        if analysis is not None:
+            days = _daily_facts(conn, repo_id, repo, year, week, lang)
+    texts: Analysis | None = None
+    if analysis is not None:
+        texts = analysis.analyse_week(
+            days,
+            {p.number for p in facts.prs},
+            WindowFacts(data=facts.data, repo=repo, lang=lang, stats={}, baseline={}),
+            _summary_facts(facts),
+        )
+    report = _Writer(repo, lang, facts, web_url, api_data, texts).report(now or now_utc())
+    if texts is not None:
+        _record_llm(report, texts)
+    return report
+
+
+def _daily_facts(
+    conn: Connection, repo_id: int, repo: RepoConfig, year: int, week: int, lang: Lang
+) -> list[WindowFacts]:
+    """The week's daily windows as the daily report hands them to the model (same data, same
+    headline counts), so the PR cards built from them are the daily report's cards."""
+    out: list[WindowFacts] = []
+    monday = date.fromisocalendar(year, week, 1)
+    for k in range(7):
+        day = daily_window(monday + timedelta(days=k), repo.tz, repo.cutoff_time)
+        counts = item_lists(conn, repo_id, day).counts()
+        data = load_window(conn, repo_id, repo.name, day.start, day.end)
+        stats = {name: getattr(counts, name) for name in METRICS}
+        out.append(WindowFacts(data=data, repo=repo, lang=lang, stats=stats, baseline={}))
+    return out
+
+
+def _summary_facts(f: WeekFacts) -> dict[str, Any]:
+    """What the model's weekly summary may draw on: the figures of the rules' summary."""
+    return {
+        "week": f.window.label,
+        "merged_prs": len(f.prs),
+        "previous_week_merged_prs": len(f.prev_prs),
+        "themes": [
+            {"kind": x.kind, "name": x.name, "merged_prs": len(x.members)}
+            for x in themes(f, THEMES)
+        ],
+        "risk_tags": dict(sorted(risk_counts(f).items(), key=lambda kv: (-kv[1], kv[0]))),
+        "key_prs": [
+            {
+                "number": n,
+                "title": f.by_number[n].title,
+                "author": f.by_number[n].author,
+                "risk_tags": [t.tag for t in f.risks.get(n, [])],
+            }
+            for n in f.ranked[:KEY_PRS]
+        ],
+    }
+
+
+def _record_llm(report: WeeklyReport, texts: Analysis) -> None:
+    """Say in the provenance what the model wrote and what it cost."""
+    prose = _prose(report)
+    llm = sum(1 for p in prose if p.by == "llm")
+    rules = len(prose) - llm
+    usage = texts.usage
+    report.provenance.llm = LLMRun(
+        model=texts.model,
+        calls=usage.calls,
+        prompt_tokens=usage.prompt_tokens,
+        completion_tokens=usage.completion_tokens,
+        cache_hits=usage.cache_hits,
+        dropped_sentences=usage.dropped_sentences,
+        fallbacks=usage.failures,
+        model_parts=llm,
+        rules_parts=rules,
+    )
+    if llm:
+        report.provenance.writer = "mixed" if rules else "llm"
 
 
 def _utc(moment: datetime) -> str:
@@ -69,8 +156,15 @@ def _utc(moment: datetime) -> str:
 
 class _Writer:
     def __init__(
-        self, repo: RepoConfig, lang: Lang, facts: WeekFacts, web_url: str, api_data: bool
+        self,
+        repo: RepoConfig,
+        lang: Lang,
+        facts: WeekFacts,
+        web_url: str,
+        api_data: bool,
+        texts: Analysis | None = None,
     ) -> None:
+        self.texts = texts
         self.repo = repo
         self.lang = lang
         self.facts = facts
@@ -87,6 +181,11 @@ class _Writer:
 
     def join(self, parts: list[str]) -> str:
         return self.t("list_sep").join(parts)
+
+    def prose(self, slot: tuple[object, ...], fallback: str) -> Prose:
+        """The model's validated text for a slot when there is one, else the rules' text."""
+        text = self.texts.text(*slot) if self.texts is not None else None
+        return Prose(text=text, by="llm") if text else Prose(text=fallback)
 
     def sentences(self, parts: list[str]) -> str:
         return ("" if self.lang == "zh" else " ").join(p for p in parts if p)
@@ -146,7 +245,11 @@ class _Writer:
             score_parts=scored.parts if scored else {},
             risk_tags=tags,
             risk_score=risk_score(tags),
-            summary=Prose(text=said or pr.title),
+            summary=self.prose(("pr", number), said or pr.title),
+            notes=[
+                Prose(text=x, by="llm")
+                for x in (self.texts.notes.get(number, []) if self.texts else [])[:3]
+            ],
         )
 
     def theme_label(self, kind: str, name: str, count: int | None = None) -> str:
@@ -249,7 +352,7 @@ class _Writer:
             )
         else:
             parts.append(self.t("summary_norisk"))
-        return Prose(text=self.sentences(parts))
+        return self.prose(("summary",), self.sentences(parts))
 
     def coverage(self) -> w.Coverage:
         git = self.facts.sources.get("git", 0)

@@ -14,7 +14,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from tidings.facts.risk import RiskTag
-from tidings.report.model import ItemRef, Lang, Prose
+from tidings.report.model import ItemRef, Lang, LLMRun, Prose
 
 SCHEMA_VERSION = 1
 
@@ -135,6 +135,7 @@ class WeeklyProvenance(_Model):
     merged_prs: int
     sources: dict[str, int]  # "api"/"git" -> merged PRs
     writer: Literal["rules", "llm", "mixed"] = "rules"
+    llm: LLMRun | None = None  # what the model wrote and cost; None without a model
 
 
 class WeeklyReport(_Model):

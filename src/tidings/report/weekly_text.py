@@ -135,6 +135,11 @@ TEXT: dict[str, dict[str, str]] = {
         "writer_rules": "规则（未使用模型）",
         "writer_llm": "模型",
         "writer_mixed": "模型与规则",
+        "change_note": "模型提示：{text}",
+        "footer_llm": (
+            "模型 {model}：调用 {calls} 次，输入 {prompt} / 输出 {completion} token，缓存命中 {hits} 次，"
+            "守卫删去 {dropped} 句，{fallbacks} 处回退到规则文本；模型撰写 {llm_parts} 段，规则撰写 {rules_parts} 段"
+        ),
         "unknown": "未知",
         "by": "作者",
     },
@@ -236,6 +241,12 @@ TEXT: dict[str, dict[str, str]] = {
         "writer_rules": "rules (no model)",
         "writer_llm": "a model",
         "writer_mixed": "a model and rules",
+        "change_note": "Model note: {text}",
+        "footer_llm": (
+            "model {model}: calls {calls}, tokens in {prompt} / out {completion}, cache hits {hits}, "
+            "sentences dropped by the guard {dropped}, parts kept as rules text after a failure "
+            "{fallbacks}; parts by the model {llm_parts}, by rules {rules_parts}"
+        ),
         "unknown": "unknown",
         "by": "by",
     },
