@@ -229,8 +229,12 @@ def _failures(tmp_path: Path, db: str) -> dict[str, tuple[list[str], tuple[str, 
             ("--lang", "zh, en"),
         ),
         "bad report format": (
+            ["report", "daily", "acme/widgets", "--date", "2026-02-24", "--format", "docx"],
+            ("--format", "md, json, pdf"),
+        ),
+        "pdf report without --out": (
             ["report", "daily", "acme/widgets", "--date", "2026-02-24", "--format", "pdf"],
-            ("--format", "md, json"),
+            ("--format pdf", "--out"),
         ),
         "unreachable database": (
             ["--db", "postgresql+psycopg://u:hunter2pass@127.0.0.1:9/x", "repos"],
@@ -255,6 +259,7 @@ CASES = [
     "unknown repo for report",
     "bad report language",
     "bad report format",
+    "pdf report without --out",
     "unreachable database",
 ]
 
@@ -385,8 +390,9 @@ def test_demo_writes_both_languages_offline(run: Runner, tmp_path: Path) -> None
     r = run("demo", "--out", str(out))
     assert r.code == 0, r.err
     files = sorted(p.name for p in (out / "daily").iterdir())
-    assert len(files) == 12 * 2 * 2
+    assert len(files) == 12 * 2 * 4  # Markdown, JSON, PDF and the PDF's key
     assert "2026-03-08.zh.md" in files and "2026-03-13.en.json" in files
+    assert (out / "daily" / "2026-03-13.en.pdf").read_bytes().startswith(b"%PDF")
     assert str(out / "daily") in r.err  # it says where the reports are
     quiet = (out / "daily" / "2026-03-08.en.md").read_text(encoding="utf-8")
     assert "A quiet window" in quiet

@@ -457,3 +457,15 @@ def test_rebuilding_the_demo_site_changes_no_file(demo: Path, site: Path) -> Non
     assert result.written == [] and result.pdfs_made == 0
     after = {p: p.stat().st_mtime_ns for p in site.rglob("*") if p.is_file()}
     assert after == before
+
+
+def test_the_demo_makes_each_pdf_with_its_report_and_the_site_publishes_it(
+    demo: Path, site: Path
+) -> None:
+    reports = demo_reports(demo)
+    assert reports
+    for report in reports:
+        made = report.with_name(report.name.removesuffix(".json") + ".pdf")
+        assert made.read_bytes().startswith(b"%PDF"), made
+        published = site / REPO_DIR / report.parent.name / made.name
+        assert published.read_bytes() == made.read_bytes(), published

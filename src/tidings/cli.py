@@ -289,7 +289,11 @@ LangOpt = Annotated[
     typer.Option("--lang", help="zh or en (default: the repository's `language` in the config)."),
 ]
 FormatOpt = Annotated[
-    str, typer.Option("--format", help="md (Markdown) or json (the report model, docs/report.md).")
+    str,
+    typer.Option(
+        "--format",
+        help="md (Markdown), json (the report model, docs/report.md) or pdf (needs --out).",
+    ),
 ]
 OutOpt = Annotated[Path | None, typer.Option("--out", help="Write to this file instead of stdout.")]
 LLMOpt = Annotated[
@@ -321,6 +325,33 @@ def _choice(name: str, value: str, allowed: tuple[str, ...]) -> str:
     return value
 
 
+def _format(fmt: str, out: Path | None) -> str:
+    _choice("--format", fmt, ("md", "json", "pdf"))
+    if fmt == "pdf" and out is None:
+        raise TidingsError("--format pdf writes a file: give --out", "e.g. --out report.pdf")
+    return fmt
+
+
+def _write_report(report: object, fmt: str, out: Path | None) -> None:
+    from tidings.outputs import write_atomic
+
+    if fmt == "pdf":
+        from tidings.site.pdfs import report_pdf
+
+        assert out is not None
+        # From the JSON, as the site reads it: the same bytes as the site's PDF of the report.
+        write_atomic(out, report_pdf(_render(report, "json"), out.with_suffix(".json")))
+        console.err.print(f"wrote {out}", markup=False)
+        return
+    text = _render(report, fmt)
+    if out is None:
+        console.stdout.write(text)
+        console.stdout.flush()
+        return
+    write_atomic(out, text)
+    console.err.print(f"wrote {out}", markup=False)
+
+
 def _render(report: object, fmt: str) -> str:
     from tidings.render.markdown import render_daily_markdown
     from tidings.render.weekly_markdown import render_weekly_markdown
@@ -347,14 +378,13 @@ def report_daily(
 ) -> None:
     """Write one day's report: every number from the store, prose by a model or by rules."""
     from tidings.facts.windows import parse_date
-    from tidings.outputs import write_atomic
     from tidings.report.daily import build_daily
 
     state = _state(ctx)
     repo = _repo_name(repo)
     settings = state.config().repo(repo)
     language = _choice("--lang", lang or settings.language, ("zh", "en"))
-    _choice("--format", fmt, ("md", "json"))
+    _format(fmt, out)
     day = parse_date(date)
     analyst = _analyst(state, llm)
     report = build_daily(
@@ -366,13 +396,7 @@ def report_daily(
     )
     if analyst is not None and (warning := analyst.warning()):
         console.err.print(f"warning: {warning}", markup=False, soft_wrap=True)
-    text = _render(report, fmt)
-    if out is None:
-        console.stdout.write(text)
-        console.stdout.flush()
-        return
-    write_atomic(out, text)
-    console.err.print(f"wrote {out}", markup=False)
+    _write_report(report, fmt, out)
 
 
 @report_app.command("weekly")
@@ -388,14 +412,13 @@ def report_weekly(
     """Write one ISO week's report: merged work, risk tags, trends; prose by a model (reusing
     the daily per-PR analyses) or by rules."""
     from tidings.facts.windows import parse_week
-    from tidings.outputs import write_atomic
     from tidings.report.weekly import build_weekly
 
     state = _state(ctx)
     repo = _repo_name(repo)
     settings = state.config().repo(repo)
     language = _choice("--lang", lang or settings.language, ("zh", "en"))
-    _choice("--format", fmt, ("md", "json"))
+    _format(fmt, out)
     year, number = parse_week(week)
     analyst = _analyst(state, llm)
     report = build_weekly(
@@ -408,13 +431,7 @@ def report_weekly(
     )
     if analyst is not None and (warning := analyst.warning()):
         console.err.print(f"warning: {warning}", markup=False, soft_wrap=True)
-    text = _render(report, fmt)
-    if out is None:
-        console.stdout.write(text)
-        console.stdout.flush()
-        return
-    write_atomic(out, text)
-    console.err.print(f"wrote {out}", markup=False)
+    _write_report(report, fmt, out)
 
 
 @app.command()
@@ -426,7 +443,9 @@ def demo(
     site: Annotated[
         bool, typer.Option("--site/--no-site", help="Also build the static site in OUT/site.")
     ] = True,
-    pdf: Annotated[bool, typer.Option("--pdf/--no-pdf", help="PDF downloads on the site.")] = True,
+    pdf: Annotated[
+        bool, typer.Option("--pdf/--no-pdf", help="A PDF of each report (and on the site).")
+    ] = True,
 ) -> None:
     """Import the bundled sample, write its daily reports (zh, en) and build the site (offline)."""
     from datetime import date as date_type
@@ -471,10 +490,17 @@ def demo(
                 write_atomic(path, _render(weekly, fmt))
                 written.append(path)
             progress("weekly reports", done, len(weekly_jobs))
+    if pdf:  # each report's PDF beside it, as `tidings run` makes them; the site copies them
+        from tidings.site.pdfs import make_report_pdfs
+
+        with console.progress_display() as progress:
+            pdfs = make_report_pdfs([p for p in written if p.suffix == ".json"], progress)
+        written += pdfs
     sample = out / "daily" / f"{days[len(days) // 2 + 2].isoformat()}.zh.md"
     console.err.print(
         f"wrote {len(written)} files for {REPO} ({len(days)} days and weeks "
-        f"{', '.join(WEEKS)}, zh and en, Markdown and JSON) to {out / 'daily'}/ and "
+        f"{', '.join(WEEKS)}, zh and en, Markdown, JSON{' and PDF' if pdf else ''}) to "
+        f"{out / 'daily'}/ and "
         f"{out / 'weekly'}/\nopen one: {sample} or {out / 'weekly' / (WEEKS[-1] + '.zh.md')}",
         markup=False,
         soft_wrap=True,
@@ -608,6 +634,7 @@ def run_cmd(
             days=days,
             analysis=analyst,
             progress=progress,
+            pdf=cfg.site.pdf if pdf is None else pdf,
         )
         built = None
         if site and reports_dir.is_dir():

@@ -9,8 +9,10 @@ from pathlib import Path
 from tidings.errors import TidingsError
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write `text` to `path` via a temporary file in the same folder and an atomic rename."""
+def write_atomic(path: Path, text: str | bytes) -> None:
+    """Write `text` (or bytes) to `path` via a temporary file in the same folder and an
+    atomic rename."""
+    data = text.encode("utf-8") if isinstance(text, str) else text
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -19,8 +21,8 @@ def write_atomic(path: Path, text: str) -> None:
             f"cannot write {path}: {exc.strerror}", "choose a writable --out location"
         ) from exc
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)

@@ -33,7 +33,9 @@ class RepoOutcome:
     synced: str = ""
     written: list[str] = field(default_factory=list)
     unchanged: int = 0
+    pdfs_made: int = 0
     error: str | None = None
+    checked: list[str] = field(default_factory=list)  # every report due this run
 
 
 def closed_days(repo: RepoConfig, now: datetime, count: int) -> list[date]:
@@ -86,6 +88,7 @@ def report_daily(
         kwargs = {"analysis": analysis} if analysis is not None else {}
         report = build_daily(store, repo, day, lang, **kwargs)  # type: ignore[arg-type]
         path = folder / f"{day.isoformat()}.{lang}.json"
+        outcome.checked.append(str(path.relative_to(reports_dir)))
         if write_if_changed(
             path, report.model_dump_json(indent=2) + "\n", render_daily_markdown(report)
         ):
@@ -122,6 +125,7 @@ def report_weekly(
         kwargs = {"analysis": analysis} if analysis is not None else {}
         report = build_weekly(store, repo, year, week, lang, **kwargs)
         path = reports_dir / repo.name / "weekly" / f"{year}-W{week:02d}.{lang}.json"
+        outcome.checked.append(str(path.relative_to(reports_dir)))
         if write_if_changed(
             path, report.model_dump_json(indent=2) + "\n", render_weekly_markdown(report)
         ):
@@ -140,8 +144,11 @@ def run_repositories(
     now: datetime | None = None,
     analysis: Any = None,
     progress: Progress | None = None,
+    pdf: bool = False,
 ) -> list[RepoOutcome]:
-    """Sync and report on every repository in the config; one failure does not stop the rest."""
+    """Sync and report on every repository in the config; one failure does not stop the rest.
+    With `pdf`, each due report gets its PDF beside it, made only when the report (or the
+    renderer) changed since its PDF was made (site/pdfs.py)."""
     moment = now or datetime.now(UTC)
     outcomes: list[RepoOutcome] = []
     for repo in cfg.repos:
@@ -162,6 +169,11 @@ def run_repositories(
                 progress=progress,
             )
             report_weekly(store, repo, moment, langs, reports_dir, outcome, analysis)
+            if pdf:
+                from tidings.site.pdfs import make_report_pdfs
+
+                paths = [reports_dir / rel for rel in outcome.checked]
+                outcome.pdfs_made = len(make_report_pdfs(paths, progress))
         except TidingsError as exc:
             outcome.ok, outcome.error = False, exc.one_line()
         except Exception as exc:  # keep going: the other repositories still deserve reports

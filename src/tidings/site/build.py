@@ -3,7 +3,9 @@
 Built from report JSON files (site/sources.py), deterministically: the same reports give the
 same bytes, and a file is written only when its bytes differ, so a rebuild with nothing new
 touches nothing and a rebuild with one new report touches only the pages that list it. PDFs,
-the expensive part, are keyed by a hash of their HTML in a small manifest and made in parallel.
+the expensive part, are made when their reports are written (site/pdfs.py) and copied from
+there when current; otherwise made here in parallel, keyed in a small manifest. A report gone
+from the source takes its files with it.
 
 Layout (all links relative, so the site works from any base path or straight from disk):
 
@@ -21,7 +23,6 @@ import os
 import tempfile
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from functools import lru_cache
@@ -36,6 +37,7 @@ from tidings.render.html import Giscus, PageChrome, Words, render_generic_html, 
 from tidings.report.text import t
 from tidings.site import charts
 from tidings.site.feed import FeedEntry, atom_feed, entry_id
+from tidings.site.pdfs import current_pdf, pdf_key, print_html, render_pdfs
 from tidings.site.sources import ReportFile, find_reports, kind_spec
 
 MANIFEST = ".tidings-site.json"
@@ -49,7 +51,9 @@ class BuildResult:
     projects: int = 0
     written: list[str] = field(default_factory=list)  # relative paths whose bytes changed
     unchanged: int = 0
-    pdfs_made: int = 0
+    pdfs_made: int = 0  # rendered by the site
+    pdfs_copied: int = 0  # made when their reports were written, published as they are
+    removed: list[str] = field(default_factory=list)  # files of reports no longer there
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -59,6 +63,8 @@ class BuildResult:
             "files_written": len(self.written),
             "files_unchanged": self.unchanged,
             "pdfs_made": self.pdfs_made,
+            "pdfs_copied": self.pdfs_copied,
+            "files_removed": len(self.removed),
         }
 
 
@@ -90,6 +96,23 @@ class Output:
     def exists(self, rel: str) -> bool:
         return (self.root / rel).is_file()
 
+    def remove(self, rel: str) -> None:
+        """Delete a file this site wrote before, and its folders once they are empty."""
+        path = self.root / rel
+        try:
+            path.unlink()
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            raise TidingsError(
+                f"cannot remove {path}: {exc.strerror}", "choose a writable --out folder"
+            ) from exc
+        self.result.removed.append(rel)
+        folder = path.parent
+        while folder != self.root and not any(folder.iterdir()):
+            folder.rmdir()
+            folder = folder.parent
+
 
 @lru_cache(maxsize=1)
 def _code_digest() -> str:
@@ -100,17 +123,11 @@ def _code_digest() -> str:
     root = Path(tidings.__file__).parent
     digest = hashlib.sha256(tidings.__version__.encode())
     files = sorted((root / "render").rglob("*")) + sorted((root / "report").glob("*text.py"))
-    files += [root / "site" / "build.py", root / "site" / "charts.py"]
+    files += [root / "site" / "build.py", root / "site" / "charts.py", root / "site" / "pdfs.py"]
     for file in files:
         if file.is_file() and file.suffix in {".py", ".j2"}:
             digest.update(file.name.encode() + b"\0" + file.read_bytes())
     return digest.hexdigest()
-
-
-def _pdf_job(html: str) -> bytes:
-    from tidings.render.pdf import html_to_pdf
-
-    return html_to_pdf(html)
 
 
 def _giscus(cfg: SiteConfig) -> Giscus | None:
@@ -289,43 +306,38 @@ class SiteBuilder:
         title = report_title(r)
         if spec.html is not None and r.report is not None:
             page = spec.html(r.report, chrome, canonical=self.base(stem + ".html"))
-            printable = spec.html(r.report, None) if self.pdf else ""
         else:
             page = render_generic_html(r.data, title, r.lang, chrome)  # type: ignore[arg-type]
-            printable = render_generic_html(r.data, title, r.lang) if self.pdf else ""  # type: ignore[arg-type]
         self.output.put(stem + ".html", page)
         self.output.put(stem + ".json", r.raw)
         if markdown is not None:
             self.output.put(stem + ".md", markdown)
         if self.pdf:
-            self.queue_pdf(stem + ".pdf", printable)
+            self.queue_pdf(stem + ".pdf", r)
 
-    def queue_pdf(self, rel: str, html: str) -> None:
-        key = hashlib.sha256(html.encode("utf-8")).hexdigest()
+    def queue_pdf(self, rel: str, r: ReportFile) -> None:
+        """The report's PDF: already in the site, or made beside the report when it was
+        written (copied), or, when neither is current, rendered here."""
+        html = print_html(r)
+        key = pdf_key(html)
         self.new_manifest[rel] = key
         if self.manifest.get(rel) == key and self.output.exists(rel):
             self.result.unchanged += 1
+            return
+        made = current_pdf(r.path, key)
+        if made is not None:
+            self.output.put(rel, made)
+            self.result.pdfs_copied += 1
             return
         self.pdf_jobs.append((rel, html))
 
     def make_pdfs(self, progress: Progress | None) -> None:
         jobs = self.pdf_jobs
-        if not jobs:
-            return
-        workers = min(len(jobs), os.cpu_count() or 1)
-        if workers == 1:
-            results = map(_pdf_job, (html for _, html in jobs))
-            for done, ((rel, _), data) in enumerate(zip(jobs, results, strict=True), start=1):
-                self.output.put(rel, data)
-                if progress:
-                    progress("PDF", done, len(jobs))
-        else:
-            with ProcessPoolExecutor(max_workers=workers) as pool:
-                results = pool.map(_pdf_job, [html for _, html in jobs], chunksize=1)
-                for done, ((rel, _), data) in enumerate(zip(jobs, results, strict=True), 1):
-                    self.output.put(rel, data)
-                    if progress:
-                        progress("PDF", done, len(jobs))
+        results = render_pdfs([html for _, html in jobs])
+        for done, ((rel, _), data) in enumerate(zip(jobs, results, strict=True), start=1):
+            self.output.put(rel, data)
+            if progress:
+                progress("PDF", done, len(jobs))
         self.result.pdfs_made = len(jobs)
 
     # -- project pages --------------------------------------------------------------------
@@ -476,6 +488,20 @@ class SiteBuilder:
             ),
         )
 
+    def remove_gone(self, repos: set[str]) -> None:
+        """A report no longer in the reports folder leaves the site: its page and downloads,
+        and its project's page and feed when it was the project's last report. Only files
+        the last build recorded are touched, so nothing else in --out is ever deleted."""
+        for stem in sorted(set(self.pages) - set(self.new_pages)):
+            for suffix in (".html", ".json", ".md", ".pdf"):
+                self.output.remove(stem + suffix)
+        live = {"/".join(stem.split("/", 2)[:2]).lower() for stem in self.new_pages}
+        live |= {repo.lower() for repo in repos}
+        for project in sorted({"/".join(stem.split("/", 2)[:2]) for stem in self.pages}):
+            if project.lower() not in live:
+                self.output.remove(f"{project}/index.html")
+                self.output.remove(f"{project}/feed.xml")
+
     # -- the whole site -------------------------------------------------------------------
     def build(self, reports: list[ReportFile], progress: Progress | None = None) -> BuildResult:
         projects = []
@@ -508,8 +534,10 @@ class SiteBuilder:
             projects=projects,
         )
         self.output.put("index.html", home)
+        self.remove_gone(set(grouped))
+        kept = {rel: key for rel, key in self.manifest.items() if rel[:-4] in self.new_pages}
         manifest = {
-            "pdf": dict(sorted(self.new_manifest.items())) if self.pdf else self.manifest,
+            "pdf": dict(sorted((self.new_manifest if self.pdf else kept).items())),
             "pages": dict(sorted(self.new_pages.items())),
         }
         self.output.put(MANIFEST, json.dumps(manifest, indent=1, sort_keys=True) + "\n")

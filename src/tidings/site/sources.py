@@ -102,7 +102,11 @@ _PERIOD_SAFE = set("0123456789-WQw_")
 
 def read_report(path: Path) -> ReportFile | None:
     """The report in `path`, or None when the file is JSON but not a tidings report."""
-    raw = path.read_bytes()
+    return parse_report(path, path.read_bytes())
+
+
+def parse_report(path: Path, raw: bytes) -> ReportFile | None:
+    """The report in `raw` (JSON read from, or about to be written to, `path`)."""
     try:
         data = json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError):
