@@ -11,15 +11,19 @@ from benchmarks.site import render, run_benchmark
 
 @pytest.mark.slow
 def test_quick_site_benchmark_reports_every_figure() -> None:
-    results = run_benchmark(quick=True, pdf_sample=1, all_pdfs=False)
+    results = run_benchmark(quick=True, pdf_sample=1)
     json.dumps(results)
-    assert results["reports"] == 20 + 3
-    assert results["files"] > 23 * 3  # html, json and md per daily report, plus the rest
+    assert results["reports"] == 20 + 3 and results["pdfs"] == "stand-in"
+    # html, json, md and pdf per daily report, plus the rest
+    assert results["files"] > 23 * 4
+    # Every report carried its PDF: the site published them all and rendered none.
+    assert results["build_pdfs_copied"] == 23 and results["build_pdfs_made"] == 0
     assert results["rebuild_unchanged_written"] == 0
-    assert len(results["rebuild_one_new_written"]) == 7
-    assert results["pdfs_made"] == 1 and results["pdf_rebuild_one_new_made"] == 1
-    for key in ("build_s", "rebuild_unchanged_s", "rebuild_one_new_s", "pdf_wall_s"):
+    assert len(results["rebuild_one_new_written"]) == 8
+    assert results["new_report_pdfs_made"] == 1 and results["rebuild_one_new_pdfs_made"] == 0
+    assert results["fallback_pdfs_made"] == 1
+    for key in ("build_s", "rebuild_unchanged_s", "rebuild_one_new_s", "report_pdf_s"):
         assert results[key] > 0
-    assert all(isinstance(ok, bool) for ok in results["targets"].values())
+    assert all(results["targets"].values()), results["targets"]
     text = render(results)
-    assert "one new daily report" in text and "targets:" in text
+    assert "one new daily report" in text and "targets:" in text and "stand-in" in text
