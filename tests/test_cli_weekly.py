@@ -58,7 +58,7 @@ def test_weekly_and_git_mistakes_are_one_line(run: Runner, tmp_path: Path) -> No
 
 def test_demo_writes_weekly_reports(run: Runner, tmp_path: Path) -> None:  # noqa: F811
     out = tmp_path / "demo"
-    r = run("demo", "--out", str(out), "--no-site")
+    r = run("demo", "--out", str(out), "--no-site", "--no-pdf")  # PDFs: tests/test_site_pdfs.py
     assert r.code == 0, r.err
     names = sorted(p.name for p in (out / "weekly").iterdir())
     assert names == [

@@ -105,6 +105,9 @@ def test_run_remakes_a_missing_or_damaged_pdf(
     assert outcome.written == [] and outcome.pdfs_made == 2
     for stem in (DAILY, WEEKLY):
         assert (folder / f"{stem}.pdf").read_bytes() == (reports_dir / f"{stem}.pdf").read_bytes()
+    (folder / f"{DAILY}.pdf.key").write_text("not json", "utf-8")
+    both = [folder / f"{DAILY}.json", folder / f"{WEEKLY}.json"]
+    assert pdfs.make_report_pdfs(both) == [folder / f"{DAILY}.pdf"]
 
 
 def test_site_publishes_current_pdfs_without_weasyprint(

@@ -101,7 +101,8 @@ def render_pdfs(htmls: Sequence[str]) -> Iterator[bytes]:
 
 
 def make_report_pdfs(paths: Sequence[Path], progress: Progress | None = None) -> list[Path]:
-    """Give each report JSON in `paths` its current PDF; the PDFs made (stale or missing)."""
+    """Give each report JSON in `paths` its current PDF; the PDF files made (the ones that
+    were missing or stale)."""
     due: list[tuple[Path, str, str]] = []
     for path in paths:
         report = read_report(path)
@@ -116,7 +117,7 @@ def make_report_pdfs(paths: Sequence[Path], progress: Progress | None = None) ->
         store_pdf(path, key, data)
         if progress:
             progress("PDF", done, len(due))
-    return [path for path, _, _ in due]
+    return [pdf_path(path) for path, _, _ in due]
 
 
 def report_pdf(json_text: str, where: Path) -> bytes:
