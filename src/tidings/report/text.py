@@ -302,6 +302,7 @@ TEXT: dict[str, dict[str, str]] = {
 def t(lang: Lang, key: str, **values: object) -> str:
     return TEXT[lang][key].format(**values)
 
+
 # Site chrome (HTML pages, PDF headers, feeds): kept in one block so the report's own sentences
 # above stay easy to review.
 TEXT["zh"].update(
