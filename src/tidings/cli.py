@@ -280,7 +280,8 @@ def repos(ctx: typer.Context, as_json: JsonOpt = False) -> None:
 
 
 report_app = typer.Typer(
-    help="Write reports (Markdown or the report model as JSON).", no_args_is_help=True
+    help="Daily and weekly reports as Markdown, JSON (the report model) or PDF.",
+    no_args_is_help=True,
 )
 app.add_typer(report_app, name="report")
 
@@ -447,7 +448,7 @@ def demo(
         bool, typer.Option("--pdf/--no-pdf", help="A PDF of each report (and on the site).")
     ] = True,
 ) -> None:
-    """Import the bundled sample, write its daily reports (zh, en) and build the site (offline)."""
+    """Import the bundled sample; write its daily and weekly reports and site (offline)."""
     from datetime import date as date_type
     from datetime import timedelta
 
@@ -523,9 +524,7 @@ def demo(
         )
 
 
-site_app = typer.Typer(
-    help="The static report site (docs: README, Publishing).", no_args_is_help=True
-)
+site_app = typer.Typer(help="Build the static report site (docs/site.md).", no_args_is_help=True)
 app.add_typer(site_app, name="site")
 
 PdfOpt = Annotated[
