@@ -111,9 +111,9 @@ def check(markdown: str, lang: str = "en") -> None:
 
 
 def all_prose(r: m.DailyReport) -> list[m.Prose]:
-    from tidings.report.daily import _prose
+    from tidings.report.provenance import prose_values
 
-    return _prose(r)
+    return prose_values(r)
 
 
 # -- the happy path --------------------------------------------------------------------------

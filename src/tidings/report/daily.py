@@ -25,6 +25,7 @@ from tidings.facts.windows import Window, daily_window, previous
 from tidings.records import now_utc
 from tidings.report import model as m
 from tidings.report.excerpt import excerpt
+from tidings.report.provenance import record_llm, window_utc
 from tidings.report.text import Lang, t
 from tidings.store import Store
 
@@ -93,7 +94,7 @@ def build_daily(
             tool_version=__version__,
             generated_at=generated,
             data_as_of=as_of,
-            window_utc=f"{_utc(window.start)} ~ {_utc(window.end)}",
+            window_utc=window_utc(window),
             list_counts={k: len(getattr(appendix, k)) for k in METRICS},
         ),
     )
@@ -101,43 +102,8 @@ def build_daily(
         report.trends_analysis = writer.llm_only(("trends",))
         report.watch_analysis = writer.llm_only(("watch",))
     if texts is not None:
-        _record_llm(report, texts)
+        record_llm(report, texts)
     return report
-
-
-def _record_llm(report: m.DailyReport, texts: Analysis) -> None:
-    """Say in the provenance what the model wrote and what it cost."""
-    by = Counter(p.by for p in _prose(report))
-    usage = texts.usage
-    report.provenance.llm = m.LLMRun(
-        model=texts.model,
-        calls=usage.calls,
-        prompt_tokens=usage.prompt_tokens,
-        completion_tokens=usage.completion_tokens,
-        cache_hits=usage.cache_hits,
-        dropped_sentences=usage.dropped_sentences,
-        fallbacks=usage.failures,
-        model_parts=by["llm"],
-        rules_parts=by["rules"],
-    )
-    if by["llm"] and by["rules"]:
-        report.provenance.writer = "mixed"
-    elif by["llm"]:
-        report.provenance.writer = "llm"
-
-
-def _prose(node: object) -> list[m.Prose]:
-    if isinstance(node, m.Prose):
-        return [node]
-    if isinstance(node, list):
-        return [p for x in node for p in _prose(x)]
-    if isinstance(node, m.BaseModel):
-        return [p for name in type(node).model_fields for p in _prose(getattr(node, name))]
-    return []
-
-
-def _utc(moment: datetime) -> str:
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 class _Writer:

@@ -38,9 +38,10 @@ from tidings.facts.weekly import (
 from tidings.facts.windows import daily_window, weekly_window
 from tidings.records import now_utc
 from tidings.report import weekly_model as w
-from tidings.report.daily import METRICS, _prose
+from tidings.report.daily import METRICS
 from tidings.report.excerpt import excerpt
-from tidings.report.model import ItemRef, LLMRun, Prose
+from tidings.report.model import ItemRef, Prose
+from tidings.report.provenance import record_llm, window_utc
 from tidings.report.text import Lang
 from tidings.report.weekly_model import WeeklyReport
 from tidings.report.weekly_text import tag_name, wt
@@ -86,7 +87,7 @@ def build_weekly(
         )
     report = _Writer(repo, lang, facts, web_url, api_data, texts).report(now or now_utc())
     if texts is not None:
-        _record_llm(report, texts)
+        record_llm(report, texts)
     return report
 
 
@@ -127,31 +128,6 @@ def _summary_facts(f: WeekFacts) -> dict[str, Any]:
             for n in f.ranked[:KEY_PRS]
         ],
     }
-
-
-def _record_llm(report: WeeklyReport, texts: Analysis) -> None:
-    """Say in the provenance what the model wrote and what it cost."""
-    prose = _prose(report)
-    llm = sum(1 for p in prose if p.by == "llm")
-    rules = len(prose) - llm
-    usage = texts.usage
-    report.provenance.llm = LLMRun(
-        model=texts.model,
-        calls=usage.calls,
-        prompt_tokens=usage.prompt_tokens,
-        completion_tokens=usage.completion_tokens,
-        cache_hits=usage.cache_hits,
-        dropped_sentences=usage.dropped_sentences,
-        fallbacks=usage.failures,
-        model_parts=llm,
-        rules_parts=rules,
-    )
-    if llm:
-        report.provenance.writer = "mixed" if rules else "llm"
-
-
-def _utc(moment: datetime) -> str:
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 class _Writer:
@@ -306,7 +282,7 @@ class _Writer:
                 tool_version=__version__,
                 generated_at=generated,
                 data_as_of=f.data_as_of,
-                window_utc=f"{_utc(window.start)} ~ {_utc(window.end)}",
+                window_utc=window_utc(window),
                 merged_prs=len(f.prs),
                 sources=f.sources,
             ),

@@ -1,0 +1,49 @@
+"""What every report's provenance footer says about itself, shared by the daily and weekly
+builders: the window in UTC, and what a model wrote and cost."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from pydantic import BaseModel
+
+from tidings.analysis.analyst import Analysis
+from tidings.facts.windows import Window
+from tidings.report.model import LLMRun, Prose
+
+
+def window_utc(window: Window) -> str:
+    """`2026-02-24T03:31:00Z ~ 2026-02-25T03:31:00Z`."""
+    info = window.to_dict()
+    return f"{info['start']} ~ {info['end']}"
+
+
+def prose_values(node: object) -> list[Prose]:
+    """Every Prose value in a report model, in field order."""
+    if isinstance(node, Prose):
+        return [node]
+    if isinstance(node, list):
+        return [p for x in node for p in prose_values(x)]
+    if isinstance(node, BaseModel):
+        return [p for name in type(node).model_fields for p in prose_values(getattr(node, name))]
+    return []
+
+
+def record_llm(report: Any, texts: Analysis) -> None:
+    """Say in `report.provenance` what the model wrote and what it cost."""
+    by = Counter(p.by for p in prose_values(report))
+    usage = texts.usage
+    report.provenance.llm = LLMRun(
+        model=texts.model,
+        calls=usage.calls,
+        prompt_tokens=usage.prompt_tokens,
+        completion_tokens=usage.completion_tokens,
+        cache_hits=usage.cache_hits,
+        dropped_sentences=usage.dropped_sentences,
+        fallbacks=usage.failures,
+        model_parts=by["llm"],
+        rules_parts=by["rules"],
+    )
+    if by["llm"]:
+        report.provenance.writer = "mixed" if by["rules"] else "llm"
