@@ -367,6 +367,28 @@ def _render(report: object, fmt: str) -> str:
     return render_daily_markdown(report)
 
 
+def _report_setup(
+    ctx: typer.Context,
+    repo: str,
+    lang: str | None,
+    fmt: str,
+    out: Path | None,
+    llm: bool | None,
+) -> tuple[State, Any, Any, Any]:
+    """What both report commands check and load before building: (state, repo settings,
+    language, the model's analyst or None)."""
+    state = _state(ctx)
+    settings = state.config().repo(_repo_name(repo))
+    language = _choice("--lang", lang or settings.language, ("zh", "en"))
+    _format(fmt, out)
+    return state, settings, language, _analyst(state, llm)
+
+
+def _warn(analyst: Any) -> None:
+    if analyst is not None and (warning := analyst.warning()):
+        console.err.print(f"warning: {warning}", markup=False, soft_wrap=True)
+
+
 @report_app.command("daily")
 def report_daily(
     ctx: typer.Context,
@@ -381,22 +403,10 @@ def report_daily(
     from tidings.facts.windows import parse_date
     from tidings.report.daily import build_daily
 
-    state = _state(ctx)
-    repo = _repo_name(repo)
-    settings = state.config().repo(repo)
-    language = _choice("--lang", lang or settings.language, ("zh", "en"))
-    _format(fmt, out)
     day = parse_date(date)
-    analyst = _analyst(state, llm)
-    report = build_daily(
-        state.store(),
-        settings,
-        day,
-        language,  # type: ignore[arg-type]
-        analysis=analyst,
-    )
-    if analyst is not None and (warning := analyst.warning()):
-        console.err.print(f"warning: {warning}", markup=False, soft_wrap=True)
+    state, settings, language, analyst = _report_setup(ctx, repo, lang, fmt, out, llm)
+    report = build_daily(state.store(), settings, day, language, analysis=analyst)
+    _warn(analyst)
     _write_report(report, fmt, out)
 
 
@@ -415,23 +425,10 @@ def report_weekly(
     from tidings.facts.windows import parse_week
     from tidings.report.weekly import build_weekly
 
-    state = _state(ctx)
-    repo = _repo_name(repo)
-    settings = state.config().repo(repo)
-    language = _choice("--lang", lang or settings.language, ("zh", "en"))
-    _format(fmt, out)
     year, number = parse_week(week)
-    analyst = _analyst(state, llm)
-    report = build_weekly(
-        state.store(),
-        settings,
-        year,
-        number,
-        language,  # type: ignore[arg-type]
-        analysis=analyst,
-    )
-    if analyst is not None and (warning := analyst.warning()):
-        console.err.print(f"warning: {warning}", markup=False, soft_wrap=True)
+    state, settings, language, analyst = _report_setup(ctx, repo, lang, fmt, out, llm)
+    report = build_weekly(state.store(), settings, year, number, language, analysis=analyst)
+    _warn(analyst)
     _write_report(report, fmt, out)
 
 
