@@ -42,7 +42,6 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Literal, cast
 from urllib.parse import parse_qsl, urlencode, urlsplit
@@ -66,6 +65,7 @@ from graphql import (
     validate,
 )
 
+from tests.servers.loopback import LoopbackHandler, LoopbackServer
 from tidings import records as r
 
 __all__ = [
@@ -395,22 +395,12 @@ class _Repo:
 # -- the server ---------------------------------------------------------------------------------
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    block_on_close = False
-    request_queue_size = 128  # benchmarks open many keep-alive connections at once
+class _Server(LoopbackServer):
     fake: FakeGitHub
 
 
-class _Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
+class _Handler(LoopbackHandler):
     server: _Server
-
-    def setup(self) -> None:
-        super().setup()
-        # Headers and body go out in separate writes; without this, Nagle's algorithm and
-        # delayed ACKs add ~40 ms to every keep-alive request.
-        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
     def do_GET(self) -> None:
         self._handle("GET")
@@ -426,9 +416,6 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_DELETE(self) -> None:
         self._handle("DELETE")
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
 
     def _handle(self, method: str) -> None:
         length = int(self.headers.get("Content-Length") or 0)

@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import json
 import re
-import socket
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from tests.servers.loopback import LoopbackHandler, LoopbackServer
 
 Answer = dict[str, Any]
 
@@ -149,23 +149,12 @@ def correct_answer(body: dict[str, Any]) -> Answer:
     return {"text": text}
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    block_on_close = False
-    request_queue_size = 64
+class _Server(LoopbackServer):
     fake: FakeOpenAI
 
 
-class _Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
+class _Handler(LoopbackHandler):
     server: _Server
-
-    def setup(self) -> None:
-        super().setup()
-        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
 
     def do_POST(self) -> None:
         length = int(self.headers.get("Content-Length") or 0)
