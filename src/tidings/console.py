@@ -31,22 +31,31 @@ class _Redacting:
     def __init__(self, target: Callable[[], TextIO]) -> None:
         self._target = target
 
+    def _stream(self) -> TextIO:
+        # While a progress display is live, Rich swaps sys.stdout/err for proxies that print
+        # through our own consoles, which write here: going through the proxy would recurse
+        # forever (a hang on every terminal). Write to the file behind the proxy instead.
+        stream = self._target()
+        while (inner := getattr(stream, "rich_proxied_file", None)) is not None:
+            stream = inner
+        return stream
+
     def write(self, text: str) -> int:
-        return self._target().write(redact(text))
+        return self._stream().write(redact(text))
 
     def flush(self) -> None:
-        self._target().flush()
+        self._stream().flush()
 
     def isatty(self) -> bool:
-        isatty = getattr(self._target(), "isatty", None)
+        isatty = getattr(self._stream(), "isatty", None)
         return bool(isatty and isatty())
 
     def fileno(self) -> int:
-        return self._target().fileno()
+        return self._stream().fileno()
 
     @property
     def encoding(self) -> str:
-        return getattr(self._target(), "encoding", None) or "utf-8"
+        return getattr(self._stream(), "encoding", None) or "utf-8"
 
 
 stdout: TextIO = _Redacting(lambda: sys.stdout)  # type: ignore[assignment]
