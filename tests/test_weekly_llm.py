@@ -10,6 +10,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 
 from tests import report_checks
 from tests.servers.openai import FakeOpenAI, data_of
@@ -31,7 +32,7 @@ from tidings.render.weekly_markdown import render_weekly_markdown
 from tidings.report.daily import build_daily
 from tidings.report.weekly import build_weekly
 from tidings.report.weekly_model import WeeklyReport
-from tidings.store import Store
+from tidings.store import Store, schema
 
 NOW = datetime(2026, 3, 16, 2, 0, tzinfo=UTC)
 W10 = [date(2026, 3, 2) + timedelta(days=k) for k in range(7)]
@@ -180,3 +181,35 @@ def test_cli_weekly_llm_and_no_llm(store, tmp_path, capsys, monkeypatch, llm: Fa
     llm.reset()
     code, plain, err = _cli(capsys, *args, "--week", "2026-W10", "--lang", "en", "--no-llm")
     assert code == 0 and err == "" and "Model:" not in plain and llm.calls == 0
+
+
+def test_weekly_numbers_are_checked_against_what_they_count(
+    store, repo_config, llm: FakeOpenAI
+) -> None:
+    """W10 merged 22 PRs and the week before none: both numbers exist, so only tying each to
+    its quantity catches a model that swaps them."""
+    facts: dict[str, Any] = {}
+
+    def swap(body: dict[str, Any], answer: dict[str, Any]) -> dict[str, Any]:
+        data = data_of(body) or {}
+        if data.get("task") == "weekly_summary":
+            facts.update(data["facts"])
+            answer["text"] = (
+                f"Model: {data['facts']['previous_week_merged_prs']} PRs were merged this week, "
+                f"against {data['facts']['merged_prs']} merged PRs the week before."
+            )
+        return answer
+
+    llm.transform = swap
+    r = weekly(store, repo_config, make_analyst(llm, store), "en")
+    assert (facts["merged_prs"], facts["previous_week_merged_prs"]) == (22, 0)
+    plain = weekly(store, repo_config, None, "en")
+    assert r.summary == plain.summary and r.summary.by == "rules"
+    assert r.provenance.llm is not None and r.provenance.llm.dropped_sentences == 1
+
+    # The true order passes: the default answer is "22 PRs were merged ..., against 0 ...".
+    llm.transform = None
+    with store.begin() as conn:
+        conn.execute(sa.delete(schema.llm_cache))
+    r = weekly(store, repo_config, make_analyst(llm, store), "en")
+    assert r.summary.by == "llm" and r.summary.text.startswith("Model: 22 PRs were merged")

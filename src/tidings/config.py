@@ -208,6 +208,9 @@ class LLMConfig(_Strict):
     max_concurrency: int = 4
     token_budget: int = 200_000
     structured_output: Literal["auto", "json_schema", "json_object", "none"] = "auto"
+    # Seconds a run may spend waiting before retries (rate limits, 5xx), all calls together;
+    # an endpoint asking for longer is not waited for: the rules write the prose.
+    max_wait: float = Field(default=60.0, ge=0, allow_inf_nan=False)
 
 
 def _https_url(value: str | None) -> str | None:

@@ -1,11 +1,13 @@
 """The LLM layer: any OpenAI-compatible model writes the report's prose, checked and cached.
 
     provider.py  the endpoint: structured output, validation + one repair, retries, breaker,
-                 token budget
+                 token budget, wait budget
     cards.py     compact facts per PR and per hot thread (the only thing the model reads)
     prompts.py   instructions first, untrusted data last inside <data>…</data>
     schemas.py   the pydantic answers, PROMPT_VERSION
-    guard.py     every #N, @login, path, version and number must be in the task's facts
+    guard.py     every #N, @login, path, version and number from the computed facts, each
+                 count matching its quantity; no commands, links, domains or requests;
+                 untrusted text only as an attributed quote
     cache.py     answers in the store's llm_cache, keyed by content, prompt, model, parameters
     analyst.py   map per card, reduce per section; returns texts keyed by report slot
 

@@ -14,7 +14,6 @@ its deterministic text otherwise, so any failure here costs prose, never complet
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -30,6 +29,7 @@ from tidings.analysis.provider import (
     ProviderSettings,
     Usage,
     estimate_tokens,
+    refusal,
 )
 from tidings.analysis.schemas import (
     HotAnswer,
@@ -120,6 +120,7 @@ class Analyst:
                 timeout=config.timeout,
                 structured_output=config.structured_output,
                 token_budget=config.token_budget,
+                max_wait=config.max_wait,
                 **settings,
             )
         )
@@ -130,6 +131,12 @@ class Analyst:
         run = self.last
         if run is None or not run.usage.failures:
             return None
+        if run.usage.refused_wait is not None:
+            return (
+                f"the model endpoint at {self.provider.settings.base_url} "
+                f"{refusal(*run.usage.refused_wait)}: rules wrote the prose "
+                f"({run.usage.failures} parts of the report)"
+            )
         cause = run.usage.errors[0] if run.usage.errors else "answers failed validation"
         return (
             f"the model at {self.provider.settings.base_url} failed ({cause}); "
@@ -278,13 +285,15 @@ class Analyst:
         return [functools.partial(run, batch) for batch in _batches(todo)]
 
     def _facts_for(self, facts: WindowFacts, payload: Any, logins: Iterable[str]) -> Facts:
-        text = str(payload)
-        cited = {int(n) for n in re.findall(r"#(\d+)", text)} | set(_numbers_in(payload))
-        numbers = {n for n in cited if n in facts.data.items}
+        # Only item numbers the payload states as facts (`number`, `linked`, ...) are citable;
+        # a "#N" inside someone's text is theirs, not the report's.
+        numbers = {n for n in _numbers_in(payload) if n in facts.data.items}
         return Facts.of(payload, numbers=numbers, logins=set(logins))
 
-    def _guarded(self, out: Analysis, text: str, guard: Facts) -> str | None:
-        kept, dropped = keep_faithful(text, guard)
+    def _guarded(
+        self, out: Analysis, text: str, guard: Facts, speaker: str | None = None
+    ) -> str | None:
+        kept, dropped = keep_faithful(text, guard, speaker=speaker)
         out.usage.dropped_sentences += dropped
         return kept or None
 
@@ -293,7 +302,9 @@ class Analyst:
     ) -> None:
         guard = self._facts_for(facts, card, card_logins(card))
         n = card["number"]
-        summary = self._guarded(out, answer.summary, guard)
+        # A PR's summary sits under the PR, so it may use its author's own words; nobody else's.
+        author = card.get("author")
+        summary = self._guarded(out, answer.summary, guard, author)
         if summary is None:
             out.usage.failures += 1
             return
@@ -306,7 +317,7 @@ class Analyst:
             if not quote or quote not in card_text:
                 out.usage.dropped_sentences += 1  # evidence that is not in the card
                 continue
-            text = self._guarded(out, note.text, guard)
+            text = self._guarded(out, note.text, guard, author)
             if text:
                 notes.append(text)
         out.notes[n] = notes
@@ -330,7 +341,8 @@ class Analyst:
             if login is None:
                 out.usage.dropped_sentences += 1  # a viewpoint of someone not in the thread
                 continue
-            text = self._guarded(out, view.stance, guard)
+            # Shown under the participant's name: their own words may be quoted, no one else's.
+            text = self._guarded(out, view.stance, guard, login)
             if text:
                 out.texts[("hot", n, "view", login)] = text
 

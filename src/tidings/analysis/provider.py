@@ -4,7 +4,10 @@ One `Provider` per run. It sends a prompt through the official `openai` SDK (the
 retries are off, so every retry is ours and counted), asks for structured output in the form
 the endpoint supports, validates the answer against a pydantic schema and asks once for a
 repair. Around that: jittered backoff on 429/5xx/timeouts (honouring Retry-After), a circuit
-breaker that stops calling a failing endpoint for the rest of the run, and a token budget.
+breaker that stops calling a failing endpoint for the rest of the run, a token budget, and a
+wait budget: all the run's retry waits together stay within `max_wait` seconds. An endpoint that
+asks for more (a 429 with `Retry-After: 3600`) is not waited for at all: the breaker opens at
+once and the rules write the rest of the prose, instead of sleeping through retries.
 
 Structured output differs by back end: OpenAI and recent vLLM take `json_schema`; DeepSeek and
 older servers take `json_object` (and want the word "json" in the prompt, which every prompt
@@ -14,13 +17,16 @@ down when the endpoint rejects the request with a 400, remembering the answer fo
 
 from __future__ import annotations
 
+import email.utils
 import json
+import math
 import random
 import re
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any, Literal, TypeVar
 
 import openai
@@ -50,6 +56,10 @@ class InvalidAnswer(LLMFailure):
     pass
 
 
+class WaitRefused(LLMFailure):
+    """The endpoint asked for a wait longer than what is left of the run's wait budget."""
+
+
 def estimate_tokens(text: str) -> int:
     """A tokenizer-free estimate: UTF-8 bytes / 4 (about right for English and for CJK)."""
     return (len(text.encode("utf-8")) + 3) // 4
@@ -64,6 +74,9 @@ class Usage:
     dropped_sentences: int = 0
     failures: int = 0  # tasks that fell back to the deterministic text
     errors: list[str] = field(default_factory=list)  # one line per distinct failure cause
+    waited: float = 0.0  # seconds slept before retries, all threads together
+    # The first wait an endpoint asked for and was refused: (asked, left, budget) seconds.
+    refused_wait: tuple[float, float, float] | None = None
 
     def note_error(self, message: str) -> None:
         line = redact(" ".join(message.split()))[:200]
@@ -82,7 +95,7 @@ class ProviderSettings:
     token_budget: int = 200_000
     retries: int = 2  # extra attempts after the first, per request
     backoff: float = 1.0  # seconds before the first retry; doubles, with ±50 % jitter
-    max_retry_wait: float = 30.0  # longest Retry-After we honour
+    max_wait: float = 60.0  # seconds of retry waits per run, all requests together
     breaker_threshold: int = 3  # consecutive failed requests that open the breaker
 
 
@@ -203,7 +216,7 @@ class Provider:
                 if attempt >= self.settings.retries:
                     self._failed(exc)
                     raise LLMFailure(_describe(exc)) from exc
-                self._sleep(self._delay(exc, attempt))
+                self._wait(exc, attempt)
                 attempt += 1
                 continue
             except openai.APIConnectionError as exc:
@@ -221,7 +234,7 @@ class Provider:
                 if not retryable or attempt >= self.settings.retries:
                     self._failed(exc)
                     raise LLMFailure(_describe(exc)) from exc
-                self._sleep(self._delay(exc, attempt))
+                self._wait(exc, attempt)
                 attempt += 1
                 with self._lock:
                     if self.breaker_open:
@@ -298,14 +311,31 @@ class Provider:
             if self._consecutive_failures >= self.settings.breaker_threshold:
                 self.breaker_open = True
 
-    def _delay(self, exc: Exception, attempt: int) -> float:
-        if isinstance(exc, openai.APIStatusError):
-            after = exc.response.headers.get("retry-after")
-            if after is not None:
-                try:
-                    return min(max(float(after), 0.0), self.settings.max_retry_wait)
-                except ValueError:
-                    pass
+    def _wait(self, exc: Exception, attempt: int) -> None:
+        """Sleep before a retry, within the run's wait budget; raise when it does not fit."""
+        asked = _retry_after(exc)
+        delay = asked if asked is not None else self._backoff(attempt)
+        budget = self.settings.max_wait
+        with self._lock:
+            left = max(budget - self.usage.waited, 0.0)
+            if delay > left:
+                self._consecutive_failures += 1
+                if asked is None:
+                    if self._consecutive_failures >= self.settings.breaker_threshold:
+                        self.breaker_open = True
+                    raise LLMFailure(
+                        f"{_describe(exc)}; retries stopped: the {budget:g} s wait budget is spent"
+                    ) from exc
+                # The endpoint says it is busy for longer than the run will wait: every other
+                # request would hear the same, so stop calling it now.
+                self.breaker_open = True
+                if self.usage.refused_wait is None:
+                    self.usage.refused_wait = (asked, left, budget)
+                raise WaitRefused(refusal(asked, left, budget)) from exc
+            self.usage.waited += delay
+        self._sleep(delay)
+
+    def _backoff(self, attempt: int) -> float:
         base = self.settings.backoff * (2**attempt)
         return base * (0.5 + self._rng.random())
 
@@ -341,6 +371,44 @@ _FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL)
 def _strip_fences(text: str) -> str:
     match = _FENCE.match(text)
     return match.group(1) if match else text.strip()
+
+
+def _retry_after(exc: Exception) -> float | None:
+    """Seconds the endpoint asked us to wait (Retry-After, retry-after-ms), if it said."""
+    if not isinstance(exc, openai.APIStatusError):
+        return None
+    headers = exc.response.headers
+    millis = headers.get("retry-after-ms")
+    if millis is not None:
+        try:
+            return _finite(float(millis) / 1000)
+        except ValueError:
+            pass
+    after = headers.get("retry-after")
+    if after is None:
+        return None
+    try:
+        return _finite(float(after))
+    except ValueError:
+        pass
+    try:  # an HTTP date
+        when = email.utils.parsedate_to_datetime(after)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max((when - datetime.now(UTC)).total_seconds(), 0.0)
+
+
+def _finite(seconds: float) -> float | None:
+    return max(seconds, 0.0) if math.isfinite(seconds) else None
+
+
+def refusal(asked: float, left: float, budget: float) -> str:
+    over = f"the {budget:g} s budget"
+    if left < budget:
+        over = f"the {round(left, 1):g} s left of {over}"
+    return f"asked to wait {round(asked, 1):g} s, over {over}"
 
 
 def _status(exc: Exception) -> int:

@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
-PROMPT_VERSION = "2026-11-29.1"
+PROMPT_VERSION = "2026-12-01.1"
 
 MAX_ITEM_TEXT = 400  # characters in one per-item field
 MAX_SECTION_TEXT = 900  # characters in one section paragraph
