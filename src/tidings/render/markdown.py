@@ -13,7 +13,7 @@ from functools import lru_cache
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from tidings.names import profile_path
-from tidings.render.escape import md_code, md_inline
+from tidings.render.escape import md_code, md_fixed, md_inline
 from tidings.report import model as m
 from tidings.report.text import TEXT, t
 
@@ -69,6 +69,7 @@ def _env() -> Environment:
     )
     env.filters["md"] = md_inline
     env.filters["code"] = md_code
+    env.filters["fixed"] = md_fixed
     env.filters["link"] = item_link
     env.filters["apply"] = lambda value, fn: fn(value)
     return env
