@@ -21,11 +21,6 @@ LOGIN = re.compile(rf"(?P<login>{_OWNER})(?P<bot>\[bot\])?")
 REPO_NAME = re.compile(rf"^{_OWNER}/{_REPO}\Z")
 
 
-def is_login(value: object) -> bool:
-    """True for a GitHub login (an app's `name[bot]` included)."""
-    return isinstance(value, str) and LOGIN.fullmatch(value) is not None
-
-
 def is_repo_name(value: object) -> bool:
     """True for a GitHub OWNER/REPO name, which is also safe as two folder names."""
     return isinstance(value, str) and REPO_NAME.match(value) is not None
