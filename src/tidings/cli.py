@@ -358,10 +358,11 @@ def _render(report: object, fmt: str) -> str:
     from tidings.render.weekly_markdown import render_weekly_markdown
     from tidings.report.model import DailyReport
     from tidings.report.weekly_model import WeeklyReport
+    from tidings.textsafe import json_safe
 
     assert isinstance(report, DailyReport | WeeklyReport)
-    if fmt == "json":
-        return report.model_dump_json(indent=2) + "\n"
+    if fmt == "json":  # json_safe: C1 and bidi controls as escapes, the same JSON value
+        return json_safe(report.model_dump_json(indent=2)) + "\n"
     if isinstance(report, WeeklyReport):
         return render_weekly_markdown(report)
     return render_daily_markdown(report)

@@ -16,11 +16,11 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from tidings.errors import ConfigError
+from tidings.errors import ConfigError, hide_password
 from tidings.globs import GlobError, compile_glob
+from tidings.names import REPO_NAME  # GitHub's OWNER/REPO syntax; `..` and `a/b\n` fail it
 
 DEFAULT_CONFIG = "tidings.toml"
-REPO_NAME = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
 
 
 class _Strict(BaseModel):
@@ -215,7 +215,7 @@ class LLMConfig(_Strict):
 
 def _https_url(value: str | None) -> str | None:
     if value is not None and not re.fullmatch(r"https?://[^\s\"'<>`\\]+", value):
-        raise ValueError(f"must be an http(s) URL, got {value!r}")
+        raise ValueError(f"must be an http(s) URL, got {hide_password(value)!r}")
     return value
 
 

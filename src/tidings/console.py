@@ -1,7 +1,10 @@
 """Terminal output for the CLI: consoles that redact secrets, and the tables commands print.
 
 Every byte the CLI writes goes through `redact`, so a token that slipped into an error or a
-repository description never reaches a terminal or a log.
+repository description never reaches a terminal or a log. Text from the data (titles, paths,
+logins, labels, repository names, error causes quoting them) goes through `cell` or `clean`
+before Rich sees it, so an ESC or OSC sequence in it cannot retitle the terminal or draw a
+link; Rich's own styling, written after, is untouched.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from rich.table import Table
 from tidings.errors import redact
 from tidings.facts.inventory import RepoSummary
 from tidings.facts.stats import Churn, WindowStats
+from tidings.textsafe import clean, json_safe
 
 
 class _Redacting:
@@ -64,14 +68,21 @@ out = Console(file=stdout, highlight=False)
 err = Console(file=stderr, highlight=False)
 
 
+def cell(text: object) -> str:
+    """Data shown in a Rich table or markup line: no control characters, no markup."""
+    return escape(clean(str(text)))
+
+
 def emit_json(data: Any) -> None:
-    """Machine-readable output: plain JSON on stdout, never styled."""
-    stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
+    """Machine-readable output: plain JSON on stdout, never styled. Control characters in its
+    strings are written as escapes, so the data is whole and the terminal obeys none of it."""
+    text = json.dumps(data, ensure_ascii=False, indent=2, default=str)
+    stdout.write(json_safe(text) + "\n")
     stdout.flush()
 
 
 def error_line(message: str) -> None:
-    stderr.write(" ".join(f"error: {message}".split()) + "\n")
+    stderr.write(" ".join(f"error: {clean(message)}".split()) + "\n")
     stderr.flush()
 
 
@@ -96,7 +107,7 @@ def progress_display() -> Iterator[Callable[[str, int, int | None], None]]:
 
     def update(stage: str, done: int, total: int | None) -> None:
         if stage not in tasks:
-            tasks[stage] = bars.add_task(escape(stage), total=total)
+            tasks[stage] = bars.add_task(cell(stage), total=total)
         bars.update(tasks[stage], completed=done, total=total)
 
     with bars:
@@ -107,13 +118,13 @@ def progress_display() -> Iterator[Callable[[str, int, int | None], None]]:
 
 
 def key_value_table(title: str, data: dict[str, Any]) -> Table:
-    table = Table(title=escape(title), show_header=False)
+    table = Table(title=cell(title), show_header=False)
     table.add_column("what")
     table.add_column("value", justify="right")
     for key, value in data.items():
         if isinstance(value, list):
             value = "; ".join(str(v) for v in value) or "-"
-        table.add_row(escape(key.replace("_", " ")), escape(str(value)))
+        table.add_row(cell(key.replace("_", " ")), cell(value))
     return table
 
 
@@ -128,7 +139,7 @@ def _churn_table(title: str, rows: Iterable[Churn]) -> Table:
     for name in ("churn", "+", "-", "PRs"):
         table.add_column(name, justify="right")
     for c in rows:
-        table.add_row(escape(c.path), str(c.churn), str(c.additions), str(c.deletions), str(c.prs))
+        table.add_row(cell(c.path), str(c.churn), str(c.additions), str(c.deletions), str(c.prs))
     return table
 
 
@@ -136,7 +147,7 @@ def stats_tables(stats: WindowStats) -> list[Table]:
     """`tidings stats` for people: counts with their items, then paths and people."""
     as_of = stats.data_as_of.strftime("%Y-%m-%d %H:%M UTC") if stats.data_as_of else "no data"
     counts = Table(
-        title=escape(f"{stats.repository}: {stats.window.display}"),
+        title=cell(f"{stats.repository}: {stats.window.display}"),
         caption=f"UTC {stats.window.start} ~ {stats.window.end}, data as of {as_of}",
         min_width=72,  # keeps the window on one title line
     )
@@ -160,7 +171,7 @@ def stats_tables(stats: WindowStats) -> list[Table]:
         by_label.add_column("label")
         by_label.add_column("PRs", justify="right")
         for lc in stats.merged_by_label:
-            by_label.add_row(escape(lc.label), str(lc.count))
+            by_label.add_row(cell(lc.label), str(lc.count))
         tables.append(by_label)
     if stats.top_paths:
         tables.append(_churn_table("top changed paths (merged PRs)", stats.top_paths))
@@ -174,7 +185,7 @@ def stats_tables(stats: WindowStats) -> list[Table]:
             people.add_column(name, justify="right")
         for c in stats.contributors:
             people.add_row(
-                escape(c.login),
+                cell(c.login),
                 *(str(v) for v in (c.total, c.issues, c.prs, c.comments, c.review_comments)),
                 str(c.reviews),
             )
@@ -186,7 +197,7 @@ def stats_tables(stats: WindowStats) -> list[Table]:
         reviewers.add_column("by state")
         for r in stats.reviewers:
             states = ", ".join(f"{k.lower()} {v}" for k, v in r.states.items())
-            reviewers.add_row(escape(r.login), str(r.total), escape(states))
+            reviewers.add_row(cell(r.login), str(r.total), cell(states))
         tables.append(reviewers)
     return tables
 
@@ -200,6 +211,6 @@ def repos_table(rows: list[RepoSummary]) -> Table:
     for r in rows:
         latest = r.latest_update.strftime("%Y-%m-%d %H:%M") if r.latest_update else "-"
         table.add_row(
-            escape(r.full_name), str(r.issues), str(r.prs), str(r.comments), str(r.reviews), latest
+            cell(r.full_name), str(r.issues), str(r.prs), str(r.comments), str(r.reviews), latest
         )
     return table

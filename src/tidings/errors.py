@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import unquote, urlsplit
+
 
 class TidingsError(Exception):
     """A failure the user can act on: `cause` says what went wrong, `fix` what to do about it.
@@ -51,3 +53,33 @@ def redact(text: str) -> str:
     for secret in _SECRETS:
         text = text.replace(secret, "***")
     return text
+
+
+def _userinfo(url: str) -> tuple[str, str, str | None]:
+    """(netloc, user, password) of `url`; password None when it has none."""
+    try:
+        netloc = urlsplit(url).netloc
+    except ValueError:  # e.g. an unbalanced IPv6 bracket: no user-info we can find
+        return "", "", None
+    userinfo, at, _host = netloc.rpartition("@")
+    user, colon, password = userinfo.partition(":")
+    return netloc, user, password if at and colon else None
+
+
+def hide_password(url: str) -> str:
+    """`url` fit for a message: the password in its user-info shown as `***` and the user kept,
+    as SQLAlchemy shows database URLs, and any registered secret redacted."""
+    netloc, user, password = _userinfo(url)
+    if password is not None:
+        host = netloc.rpartition("@")[2]
+        url = url.replace(netloc, f"{user}:***@{host}", 1)
+    return redact(url)
+
+
+def register_url_secrets(url: str | None) -> None:
+    """Register the password in `url`'s user-info (as written and decoded) for `redact`."""
+    if url:
+        _netloc, _user, password = _userinfo(url)
+        if password:
+            register_secret(password)
+            register_secret(unquote(password))

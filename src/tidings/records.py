@@ -12,6 +12,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from tidings.names import is_repo_name
+
 
 def _utc(value: datetime | None) -> datetime | None:
     if value is None:
@@ -31,7 +33,19 @@ def _sorted_keys(value: dict[str, int]) -> dict[str, int]:
     return dict(sorted(value.items()))
 
 
+def _repo_name(value: str) -> str:
+    # A snapshot is untrusted: its name becomes folder names (`a/..` would climb out).
+    if not is_repo_name(value):
+        raise ValueError(f"must be a GitHub OWNER/REPO name, got {value!r}")
+    return value
+
+
 Reactions = Annotated[dict[str, int], AfterValidator(_sorted_keys)]
+
+
+# `author_type` of an author read from a git history: a name anyone can set (free text), not
+# a GitHub login, so never a profile link or a mention.
+GIT_AUTHOR = "GitAuthor"
 
 
 class Record(BaseModel):
@@ -40,7 +54,7 @@ class Record(BaseModel):
 
 class RepositoryRecord(Record):
     type: Literal["repository"] = "repository"
-    full_name: str = Field(pattern=r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
+    full_name: Annotated[str, AfterValidator(_repo_name)]
     github_id: str | None = None
     url: str | None = None
     description: str | None = None

@@ -194,6 +194,8 @@ def outcome_table(outcomes: list[RepoOutcome]) -> Any:
     from rich.table import Table
     from rich.text import Text
 
+    from tidings.textsafe import clean
+
     table = Table(title="tidings run")
     for name in ("repository", "status", "synced", "reports written", "unchanged"):
         table.add_column(
@@ -202,9 +204,9 @@ def outcome_table(outcomes: list[RepoOutcome]) -> Any:
     for o in outcomes:
         table.add_row(
             # Text, not markup: an error may quote brackets ("[bot]") that Rich would eat.
-            Text(o.repo),
-            Text("ok" if o.ok else f"failed: {o.error}"),
-            Text(o.synced or "-"),
+            Text(clean(o.repo)),
+            Text(clean("ok" if o.ok else f"failed: {o.error}")),  # causes quote data
+            Text(clean(o.synced or "-")),
             str(len(o.written)),
             str(o.unchanged),
         )

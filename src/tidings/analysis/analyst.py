@@ -39,7 +39,7 @@ from tidings.analysis.schemas import (
     SectionAnswer,
 )
 from tidings.config import LLMConfig, RepoConfig
-from tidings.errors import ConfigError
+from tidings.errors import ConfigError, hide_password
 from tidings.facts.activity import activity_facts
 from tidings.facts.activity_data import WindowData
 from tidings.facts.actors import is_bot
@@ -49,6 +49,7 @@ from tidings.facts.topics import topic_matches
 from tidings.facts.trends import clusters
 from tidings.facts.watchlist import watchlist
 from tidings.store import Store
+from tidings.textsafe import clean
 
 Slot = tuple[Any, ...]
 BATCH_CHARS = 14_000  # card characters per map call: ~4k tokens in, well inside 32k contexts
@@ -138,8 +139,9 @@ class Analyst:
                 f"({run.usage.failures} parts of the report)"
             )
         cause = run.usage.errors[0] if run.usage.errors else "answers failed validation"
-        return (
-            f"the model at {self.provider.settings.base_url} failed ({cause}); "
+        # The endpoint's own words may carry control characters; the URL, a password.
+        return clean(
+            f"the model at {hide_password(self.provider.settings.base_url)} failed ({cause}); "
             f"{run.usage.failures} parts of the report use the deterministic text"
         )
 

@@ -33,7 +33,7 @@ import openai
 from pydantic import BaseModel, ValidationError
 
 from tidings.analysis.schemas import json_schema
-from tidings.errors import redact, register_secret
+from tidings.errors import redact, register_secret, register_url_secrets
 
 Mode = Literal["json_schema", "json_object", "none"]
 MODES: tuple[Mode, ...] = ("json_schema", "json_object", "none")
@@ -111,6 +111,7 @@ class Provider:
     ) -> None:
         self.settings = settings
         register_secret(settings.api_key)
+        register_url_secrets(settings.base_url)  # http://user:PASSWORD@host/v1
         # Local servers (vLLM, Ollama) need no key, but the SDK insists on one.
         self._client = openai.OpenAI(
             base_url=settings.base_url,

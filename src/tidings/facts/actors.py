@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from tidings.records import GIT_AUTHOR
+
 
 def is_bot(login: str | None, author_type: str | None, configured_bots: Iterable[str] = ()) -> bool:
     """True for GitHub App/bot accounts and for logins the repo's config lists under `bots`.
@@ -17,3 +19,8 @@ def is_bot(login: str | None, author_type: str | None, configured_bots: Iterable
         return False
     lowered = login.lower()
     return lowered.endswith("[bot]") or any(lowered == bot.lower() for bot in configured_bots)
+
+
+def is_git_name(author_type: str | None) -> bool:
+    """True when the author is a name from a git history (free text), not a GitHub login."""
+    return author_type == GIT_AUTHOR

@@ -3,11 +3,15 @@
 Titles, bodies, logins and model output come from strangers. In a report they must read as the
 text they are and nothing more: no headings, lists, tables, links, images, HTML, mentions or
 issue references of their own. Links and mentions in a report are made by the renderer only.
+Control characters go first (textsafe.clean), before escaping: removing one afterwards could
+join `@` to a name or `:` to `//` and undo an escape.
 """
 
 from __future__ import annotations
 
 import re
+
+from tidings.textsafe import clean
 
 # The characters that can open or close inline structure: emphasis, code, links, images, raw
 # HTML, entities, table cells, strikethrough. Escaping only these keeps raw Markdown readable.
@@ -22,7 +26,7 @@ _ZWSP = "\u200b"
 
 def one_line(text: str | None) -> str:
     """Collapse whitespace (newlines included) so text cannot start a new block."""
-    return " ".join((text or "").split())
+    return " ".join(clean(text or "").split())
 
 
 _CODE_SPAN = re.compile(r"(`+)([^`]+?)\1")
@@ -54,7 +58,7 @@ def md_text(text: str, *, at_start: bool = True) -> str:
     GitHub mentions and one after `#` stops issue references (escapes do not, because GitHub finds
     both after rendering); one inside `://` and `www.` stops URL autolinks.
     """
-    flat = _MENTION.sub("@" + _ZWSP, text)
+    flat = _MENTION.sub("@" + _ZWSP, clean(text))
     flat = _ISSUE_REF.sub("#" + _ZWSP, flat)
     flat = flat.replace("www.", "www" + _ZWSP + ".").replace("://", ":" + _ZWSP + "//")
     escaped = _MD_SPECIAL.sub(r"\\\1", flat)
@@ -62,6 +66,19 @@ def md_text(text: str, *, at_start: bool = True) -> str:
         return escaped
     escaped = _BLOCK_START.sub(r"\\\1", escaped)
     return _ORDERED_START.sub(r"\1\\\2", escaped)
+
+
+# Machine-made values (a date, the window line, a version) have this shape: shown as they are.
+# Anything else in their place came from a hand-edited report JSON and is escaped like any
+# untrusted text. No `/`, `@`, `#`, `[`, `<`, `_`, `*` or `www.`: nothing here can link, ping
+# or format.
+_MACHINE = re.compile(r"(?!.*www\.)[0-9A-Za-z:+()., -]*(?: ~ [0-9A-Za-z:+()., -]*)?")
+
+
+def md_fixed(text: object) -> str:
+    """A value the report's code made, kept byte for byte when it looks like one."""
+    flat = clean(str(text))
+    return flat if _MACHINE.fullmatch(flat) else md_inline(flat)
 
 
 def md_code(text: str) -> str:

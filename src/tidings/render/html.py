@@ -18,12 +18,12 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup, escape
 
+from tidings.names import profile_path
 from tidings.report import model as m
 from tidings.report.text import TEXT, Lang, t
+from tidings.textsafe import clean
 
 GITHUB = "https://github.com"
-# GitHub logins: alphanumerics and single hyphens, at most 39 characters; apps end in [bot].
-_LOGIN = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?P<bot>\[bot\])?$")
 _HTTP_URL = re.compile(r"^https?://[^\s\"'<>`\\]+$")
 
 
@@ -62,6 +62,17 @@ class PageChrome:
     extra: Mapping[str, Any] = field(default_factory=dict)
 
 
+def _no_controls(value: Any) -> Any:
+    """Every value a page prints, without control characters (textsafe.clean), whether text
+    or Markup this module built around text. Removing them cannot make markup: `<`, `>`, `&`
+    and quotes are escaped already and are no control characters."""
+    if isinstance(value, Markup):
+        return Markup(clean(value))
+    if isinstance(value, str):
+        return clean(value)
+    return value
+
+
 @lru_cache(maxsize=1)
 def env() -> Environment:
     environment = Environment(
@@ -70,6 +81,7 @@ def env() -> Environment:
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        finalize=_no_controls,
     )
     environment.filters["apply"] = lambda value, fn: fn(value)
     environment.filters["prose"] = prose
@@ -123,14 +135,9 @@ def link(href: str | None, text: object) -> Markup:
 
 
 def profile_url(login: str | None) -> str | None:
-    if not login:
-        return None
-    match = _LOGIN.match(login)
-    if match is None:
-        return None
-    if match.group("bot"):
-        return f"{GITHUB}/apps/{login[: -len('[bot]')]}"
-    return f"{GITHUB}/{login}"
+    """The login's GitHub profile, or None when the string is not a login GitHub issues."""
+    path = profile_path(login)
+    return f"{GITHUB}/{path}" if path else None
 
 
 class ReportLinks:
@@ -156,6 +163,15 @@ class ReportLinks:
         if login is None:
             return escape(self.words.tr("ghost"))
         return link(profile_url(login), f"@{login}")
+
+    def author(self, ref: m.ItemRef) -> Markup:
+        """A git author's name as text (anyone can set it: never a link), else `who`."""
+        if ref.author_name is not None:
+            return escape(ref.author_name)
+        return self.who(ref.author)
+
+    def person(self, count: m.Count) -> Markup:
+        return escape(count.login) if count.git_name else self.who(count.login)
 
     def state(self, ref: m.ItemRef) -> Markup:
         key = "draft" if ref.draft and ref.state == "open" else ref.state
@@ -233,7 +249,7 @@ def render_daily_html(
         return words.join(part(name, value) for name, value in change.score_parts.items())
 
     def people(counts: list[m.Count]) -> Markup:
-        return words.join(words.trm("act_count", who=links.who(c.login), n=c.count) for c in counts)
+        return words.join(words.trm("act_count", who=links.person(c), n=c.count) for c in counts)
 
     title = report_title(report)
     return render_template(
@@ -255,6 +271,7 @@ def render_daily_html(
         ref_link=links.ref_link,
         issue_link=links.issue_link,
         who=links.who,
+        author=links.author,
         reason=reason,
         score_parts=score_parts,
         people=people,

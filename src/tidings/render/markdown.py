@@ -7,28 +7,54 @@ and number, not taken from the data.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
-from tidings.render.escape import md_code, md_inline
+from tidings.names import profile_path
+from tidings.render.escape import md_code, md_fixed, md_inline
 from tidings.report import model as m
 from tidings.report.text import TEXT, t
 
 _GHOST_PROFILE = "https://github.com/ghost"
 
 
+# A link target Markdown cannot misread: http(s), and none of the characters that end a link
+# destination or start another construct. A report read back from JSON may carry anything.
+_LINK_URL = re.compile(r"https?://[^\s()<>\[\]`\\\"']+")
+
+
+def number_link(number: int, url: str) -> str:
+    """`[#N](url)`, or an inert `#N` when the URL is not one a link can safely hold."""
+    if not _LINK_URL.fullmatch(url):
+        return md_inline(f"#{number}")
+    return f"[#{number}]({url})"
+
+
 def item_link(ref: m.ItemRef) -> str:
-    return f"[#{ref.number}]({ref.url})"
+    return number_link(ref.number, ref.url)
 
 
 def login_link(login: str | None, lang: str = "en", web_url: str = "https://github.com") -> str:
-    """A profile link. `@` only inside link text, where GitHub does not make a mention."""
+    """A profile link. `@` only inside link text, where GitHub does not make a mention.
+
+    Only a string GitHub could have issued as a login becomes a link; anything else (a hostile
+    snapshot's `<script>` or `x)[y](http://...)`) is shown as the inert text it is."""
     if login is None:
         return md_inline(TEXT[lang]["ghost"])  # type: ignore[index]
-    if login.endswith("[bot]"):
-        return f"[@{md_inline(login)}]({web_url}/apps/{login[: -len('[bot]')]})"
-    return f"[@{md_inline(login)}]({web_url}/{login})"
+    path = profile_path(login)
+    if path is None:
+        return md_inline(f"@{login}")
+    return f"[@{md_inline(login)}]({web_url}/{path})"
+
+
+def author_text(ref: m.ItemRef, lang: str = "en") -> str:
+    """Who wrote an item: a git author's name as plain text (anyone can set it to anything,
+    so it is never a link or a mention), else the login's profile link."""
+    if ref.author_name is not None:
+        return md_inline(ref.author_name)
+    return login_link(ref.author, lang)
 
 
 @lru_cache(maxsize=1)
@@ -43,6 +69,7 @@ def _env() -> Environment:
     )
     env.filters["md"] = md_inline
     env.filters["code"] = md_code
+    env.filters["fixed"] = md_fixed
     env.filters["link"] = item_link
     env.filters["apply"] = lambda value, fn: fn(value)
     return env
@@ -56,6 +83,12 @@ def render_daily_markdown(report: m.DailyReport) -> str:
 
     def who(login: str | None) -> str:
         return login_link(login, lang)
+
+    def author(ref: m.ItemRef) -> str:
+        return author_text(ref, lang)
+
+    def person(count: m.Count) -> str:
+        return md_inline(count.login) if count.git_name else login_link(count.login, lang)
 
     def state(ref: m.ItemRef) -> str:
         if ref.draft and ref.state == "open":
@@ -77,7 +110,7 @@ def render_daily_markdown(report: m.DailyReport) -> str:
         return sep.join(part(name, value) for name, value in change.score_parts.items())
 
     def issue_link(number: int) -> str:
-        return f"[#{number}]({report.repo_url}/issues/{number})"
+        return number_link(number, f"{report.repo_url}/issues/{number}")
 
     def list_counts() -> str:
         return sep.join(
@@ -91,6 +124,8 @@ def render_daily_markdown(report: m.DailyReport) -> str:
             r=report,
             tr=tr,
             who=who,
+            author=author,
+            person=person,
             state=state,
             reason=reason,
             sep=sep,

@@ -14,7 +14,7 @@ from tidings.analysis.analyst import Analysis, Analyst, WindowFacts
 from tidings.config import RepoConfig
 from tidings.facts.activity import activity_facts
 from tidings.facts.activity_data import Item, WindowData, load_window
-from tidings.facts.actors import is_bot
+from tidings.facts.actors import is_bot, is_git_name
 from tidings.facts.discussions import Discussion, hot_discussions
 from tidings.facts.importance import score_merged
 from tidings.facts.stats import data_as_of, item_lists
@@ -146,6 +146,7 @@ class _Writer:
     def ref(self, number: int) -> m.ItemRef:
         item = self.data.items[number]
         path = "pull" if item.kind == "pr" else "issues"
+        git = is_git_name(item.author_type)
         return m.ItemRef(
             number=number,
             kind="pr" if item.kind == "pr" else "issue",
@@ -153,9 +154,10 @@ class _Writer:
             url=f"{self.web_url}/{self.repo.name}/{path}/{number}",
             state=item.display_state,  # type: ignore[arg-type]
             draft=item.draft,
-            author=item.author,
+            author=None if git else item.author,
             author_is_bot=is_bot(item.author, item.author_type, self.bots),
             labels=list(item.labels),
+            author_name=item.author if git else None,
         )
 
     def who(self, login: str | None) -> str:
@@ -455,8 +457,14 @@ class _Writer:
             and self.data.in_window(i.created_at)
             and not is_bot(i.author, i.author_type, self.bots)
         }
+        # Names from a git history only (a login of the same spelling is someone GitHub knows).
+        items = self.data.items.values()
+        logins = {i.author for i in items if not is_git_name(i.author_type)}
+        git_names = {i.author for i in items if is_git_name(i.author_type)} - logins
         return m.Activity(
-            top_authors=[m.Count(login=k, count=v) for k, v in facts.top_authors],
+            top_authors=[
+                m.Count(login=k, count=v, git_name=k in git_names) for k, v in facts.top_authors
+            ],
             top_reviewers=[m.Count(login=k, count=v) for k, v in facts.top_reviewers],
             top_commenters=[m.Count(login=k, count=v) for k, v in facts.top_commenters],
             first_time_contributors=[

@@ -38,9 +38,12 @@ class ItemRef(_Model):
     url: str
     state: Literal["open", "closed", "merged"]
     draft: bool = False
-    author: str | None = None
+    author: str | None = None  # a GitHub login; None for a deleted account or a git name
     author_is_bot: bool = False
     labels: list[str] = Field(default_factory=list)
+    # The author's name from a git history (a local clone knows no login): free text anyone
+    # can set, shown as plain text, never a profile link or a mention. `author` is None then.
+    author_name: str | None = None
 
 
 class Stats(_Model):
@@ -135,6 +138,7 @@ class KeyChange(_Model):
 class Count(_Model):
     login: str
     count: int
+    git_name: bool = False  # `login` is a git author's name (free text), not a GitHub login
 
 
 class FirstTimer(_Model):

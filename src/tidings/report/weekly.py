@@ -20,7 +20,7 @@ from tidings import __version__
 from tidings.analysis.analyst import Analysis, Analyst, WindowFacts
 from tidings.config import RepoConfig
 from tidings.facts.activity_data import load_window
-from tidings.facts.actors import is_bot
+from tidings.facts.actors import is_bot, is_git_name
 from tidings.facts.importance import top_dirs
 from tidings.facts.risk import MergedPR, risk_score
 from tidings.facts.stats import item_lists
@@ -182,10 +182,12 @@ class _Writer:
                 author_is_bot=not git
                 and is_bot(pr.author, self._author_type(number), self.repo.bots),
                 labels=list(pr.labels),
+                author_name=pr.author if git else None,
             )
         item = self.facts.data.items[number]
         kind = "pr" if item.kind == "pr" else "issue"
         path = "pull" if kind == "pr" else "issues"
+        git = is_git_name(item.author_type)
         return ItemRef(
             number=number,
             kind=kind,  # type: ignore[arg-type]
@@ -193,9 +195,10 @@ class _Writer:
             url=f"{self.web_url}/{self.repo.name}/{path}/{number}",
             state=item.display_state,  # type: ignore[arg-type]
             draft=item.draft,
-            author=item.author,
+            author=None if git else item.author,
             author_is_bot=is_bot(item.author, item.author_type, self.repo.bots),
             labels=list(item.labels),
+            author_name=item.author if git else None,
         )
 
     def _author_type(self, number: int) -> str | None:

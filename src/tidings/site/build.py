@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from functools import lru_cache
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from markupsafe import Markup
@@ -75,9 +75,27 @@ class Output:
         self.root = root
         self.result = result
 
+    def inside(self, rel: str) -> Path | None:
+        """`rel` under the root, or None when it would lead out of it. Paths are made from
+        report JSON (repository, period) and the last build's manifest, which anyone could
+        have edited; the name checks upstream should stop `..`, and this makes sure."""
+        pure = PurePosixPath(rel)
+        if not rel or pure.is_absolute() or any(p in {"", ".", ".."} for p in rel.split("/")):
+            return None
+        path = self.root / rel
+        root = self.root.resolve()
+        if root not in path.resolve().parents:  # e.g. through a symlinked folder
+            return None
+        return path
+
     def put(self, rel: str, content: bytes | str) -> None:
         data = content.encode("utf-8") if isinstance(content, str) else content
-        path = self.root / rel
+        path = self.inside(rel)
+        if path is None:
+            raise TidingsError(
+                f"refusing to write {rel!r}: it is outside the site folder {self.root}",
+                "check the report files' repository names (OWNER/REPO)",
+            )
         try:
             if path.is_file() and path.stat().st_size == len(data) and path.read_bytes() == data:
                 self.result.unchanged += 1
@@ -98,7 +116,9 @@ class Output:
 
     def remove(self, rel: str) -> None:
         """Delete a file this site wrote before, and its folders once they are empty."""
-        path = self.root / rel
+        path = self.inside(rel)
+        if path is None:  # an edited manifest: never delete outside the site
+            return
         try:
             path.unlink()
         except FileNotFoundError:

@@ -3,7 +3,8 @@
 An entry's id names the report (repository, kind, period, language), not where the site is
 hosted, so moving the site or rebuilding it never makes readers see old reports as new. Dates
 come from the reports (their window end), never from the build clock, so a rebuild with no new
-report writes the same bytes.
+report writes the same bytes. Text goes through textsafe.clean: XML 1.0 cannot hold most control
+characters at all (lxml refuses them), and feed readers should not be handed the rest.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from feedgen.feed import FeedGenerator
+
+from tidings.textsafe import clean
 
 
 @dataclass(frozen=True)
@@ -40,18 +43,18 @@ def atom_feed(
 ) -> bytes:
     """The feed's XML; `entries` in the order readers should see them (newest first)."""
     fg = FeedGenerator()
-    fg.id(feed_id)
-    fg.title(title)
-    fg.link(href=home_href, rel="alternate")
-    fg.link(href=self_href, rel="self")
+    fg.id(clean(feed_id))
+    fg.title(clean(title))
+    fg.link(href=clean(home_href), rel="alternate")
+    fg.link(href=clean(self_href), rel="self")
     fg.generator("tidings")
     fg.updated(max((e.updated for e in entries), default=fallback_updated))
     for item in entries:
         fe = fg.add_entry(order="append")
-        fe.id(item.id)
-        fe.title(item.title)
-        fe.link(href=item.href, rel="alternate", type="text/html", hreflang=item.lang)
+        fe.id(clean(item.id))
+        fe.title(clean(item.title))
+        fe.link(href=clean(item.href), rel="alternate", type="text/html", hreflang=item.lang)
         fe.updated(item.updated)
         fe.published(item.updated)
-        fe.summary(item.summary)
+        fe.summary(clean(item.summary))
     return fg.atom_str(pretty=True)

@@ -30,12 +30,11 @@ from typing import IO, Any
 import sqlalchemy as sa
 
 from tidings.errors import SourceError
-from tidings.records import ItemRecord, PRFileRecord, to_row
+from tidings.records import GIT_AUTHOR, ItemRecord, PRFileRecord, to_row
 from tidings.store import Store, schema
 
 Progress = Callable[[str, int, int | None], None]
 
-GIT_AUTHOR = "GitAuthor"  # author_type of a name read from git: not a GitHub login
 STREAM = "git"  # sync_state stream holding the newest commit read
 # Added lines kept per file: enough for the rules, bounded for generated or vendored files.
 PATCH_MAX_CHARS = 32_000

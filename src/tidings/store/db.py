@@ -13,7 +13,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import ArgumentError, OperationalError, SQLAlchemyError
 
-from tidings.errors import StoreError, redact
+from tidings.errors import StoreError, hide_password, redact
 from tidings.records import now_utc
 from tidings.store import schema
 
@@ -26,10 +26,7 @@ def default_db_url() -> str:
 
 def _safe_url(url: str) -> str:
     """The URL with any password hidden, for messages."""
-    try:
-        return sa.make_url(url).render_as_string(hide_password=True)
-    except ArgumentError:
-        return redact(url)
+    return hide_password(url)
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -53,7 +50,7 @@ class Store:
             parsed = sa.make_url(url)
         except ArgumentError as exc:
             raise StoreError(
-                f"invalid database URL {redact(url)!r}",
+                f"invalid database URL {hide_password(url)!r}",
                 "use sqlite:///PATH or postgresql+psycopg://USER:PASS@HOST/DB",
             ) from exc
         kwargs: dict[str, Any] = {}
