@@ -133,8 +133,8 @@ class Analyst:
         if run is None or not run.usage.failures:
             return None
         if run.usage.refused_wait is not None:
-            return (
-                f"the model endpoint at {self.provider.settings.base_url} "
+            return clean(
+                f"the model endpoint at {hide_password(self.provider.settings.base_url)} "
                 f"{refusal(*run.usage.refused_wait)}: rules wrote the prose "
                 f"({run.usage.failures} parts of the report)"
             )
