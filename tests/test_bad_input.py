@@ -352,6 +352,24 @@ def test_uncovered_rules() -> None:
     assert uncovered(week, Coverage(week.end, None), REPO, week.end) is None
 
 
+def test_coverage_reads_both_times_on_each_backend(store: Store, rec: Records) -> None:
+    seed(
+        store,
+        [
+            rec.repo(REPO),
+            rec.issue(1, INSIDE),
+            rec.pr(2, "2026-02-20T00:00:00Z", updated_at="2026-02-25T06:00:00Z"),
+            rec.sync_state("issues", cursor="x", updated="2026-03-01T00:00:00Z"),
+            rec.sync_state("synced", updated=SYNCED),
+        ],
+    )
+    with store.engine.connect() as conn:
+        got = coverage(conn, store.require_repo(conn, REPO))
+    assert got.last_synced == datetime(2026, 3, 10, tzinfo=UTC)
+    assert got.latest_update == datetime(2026, 2, 25, 6, tzinfo=UTC)
+    assert got.reaches == got.last_synced
+
+
 def test_a_sync_with_nothing_changed_still_moves_the_coverage(sqlite_store: Store) -> None:
     fake = pytest.importorskip("tests.servers.github", reason="the fake GitHub is absent")
     from tests.servers.generate import REPO as FAKE_REPO
