@@ -53,7 +53,7 @@ def test_weekly_and_git_mistakes_are_one_line(run: Runner, tmp_path: Path) -> No
     r = run("--db", db, "sync", "acme/engine", "--git", str(tmp_path / "nowhere"))
     assert r.code == 1 and "not found" in r.err and len(r.err.strip().splitlines()) == 1
     r = run("--db", db, "sync", "acme/engine", "--git", str(tmp_path), "--since", "2026-01-01")
-    assert r.code == 1 and "--since does not apply to --git" in r.err
+    assert r.code == 2 and "--since does not apply to --git" in r.err  # contradictory options
 
 
 def test_demo_writes_weekly_reports(run: Runner, tmp_path: Path) -> None:  # noqa: F811

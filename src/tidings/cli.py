@@ -1,8 +1,17 @@
 """The `tidings` command line: thin glue from arguments to the pipeline's functions.
 
 `main()` owns failure handling: an expected failure (TidingsError) is one `error:` line on
-stderr and its exit code; a usage mistake exits 2; Ctrl-C exits 130. Nothing prints a traceback
-except a genuine bug, and every line goes through `redact`.
+stderr and its exit code; Ctrl-C exits 130. Nothing prints a traceback except a genuine bug
+(exit 70), and every line goes through `redact`.
+
+Exit codes, everywhere (README: Exit codes):
+- 2, usage: the command line or the config file is wrong as written — Click's own errors
+  (unknown option, missing argument, a value out of an option's range), a malformed or
+  out-of-range value (date, week, repository name, --lang, --format, --db URL), two options
+  that contradict each other, and anything wrong with tidings.toml. Raise InvocationError
+  (or ConfigError) for these: re-running the same command can never succeed.
+- 1, runtime: a well-formed command failed while carrying it out — a missing or damaged file,
+  the store, GitHub, the network, the disk, data not synced yet. A plain TidingsError.
 """
 
 from __future__ import annotations
@@ -20,7 +29,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from tidings import __version__, console
 from tidings.config import REPO_NAME, Config, load_config
-from tidings.errors import TidingsError
+from tidings.errors import InvocationError, TidingsError
 from tidings.facts.stats import DEFAULT_DEPTH, DEFAULT_TOP
 from tidings.store import Store, default_db_url
 
@@ -68,7 +77,7 @@ def _state(ctx: typer.Context) -> State:
 
 def _repo_name(value: str) -> str:
     if not REPO_NAME.match(value):
-        raise TidingsError(
+        raise InvocationError(
             f"repository must be OWNER/REPO, got {value!r}", "e.g. vllm-project/vllm"
         )
     return value
@@ -143,7 +152,7 @@ def sync(
     cfg = state.config()
     if git is not None:
         if since is not None:
-            raise TidingsError(
+            raise InvocationError(
                 "--since does not apply to --git", "a git sync reads only commits it has not read"
             )
         from tidings.sources.git import sync_git
@@ -214,6 +223,35 @@ def import_cmd(
     console.err.print(f"imported {names}: {detail or 'no records'}", markup=False)
 
 
+AllowPartialOpt = Annotated[
+    bool,
+    typer.Option(
+        "--allow-partial",
+        help="Report a window that has not ended, or that the store's data does not reach "
+        "to its end (the last sync, else the newest update; docs/report.md: Coverage), "
+        "instead of refusing it.",
+    ),
+]
+
+
+def _require_covered(store: Store, repo: str, window: Any, allow_partial: bool) -> None:
+    """Refuse a window the store does not hold to its end (exit 1), or with --allow-partial
+    say so in one warning line and go on."""
+    from tidings.facts.coverage import coverage, uncovered
+
+    with store.engine.connect() as conn:
+        problem = uncovered(window, coverage(conn, store.require_repo(conn, repo)), repo)
+    if problem is None:
+        return
+    if not allow_partial:
+        raise problem
+    console.err.print(
+        f"warning: {problem.cause} — the numbers cover only what the store holds",
+        markup=False,
+        soft_wrap=True,
+    )
+
+
 @app.command()
 def stats(
     ctx: typer.Context,
@@ -228,6 +266,7 @@ def stats(
     top: Annotated[int, typer.Option(min=1, help="How many paths and directories to list.")] = (
         DEFAULT_TOP
     ),
+    allow_partial: AllowPartialOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Count a day's or week's issues, PRs, paths and people (JSON shape: docs/stats.md)."""
@@ -251,6 +290,7 @@ def stats(
         year, number = parse_week(week or "")
         window = weekly_window(year, number, settings.tz, settings.cutoff_time)
     store = state.store()
+    _require_covered(store, repo, window, allow_partial)
     with store.engine.connect() as conn:
         repo_id = store.require_repo(conn, repo)
         result = window_stats(
@@ -319,7 +359,7 @@ def _analyst(state: State, use: bool | None) -> Any:
 
 def _choice(name: str, value: str, allowed: tuple[str, ...]) -> str:
     if value not in allowed:
-        raise TidingsError(
+        raise InvocationError(
             f"{name} must be one of {', '.join(allowed)}, got {value!r}",
             f"e.g. {name} {allowed[0]}",
         )
@@ -329,7 +369,7 @@ def _choice(name: str, value: str, allowed: tuple[str, ...]) -> str:
 def _format(fmt: str, out: Path | None) -> str:
     _choice("--format", fmt, ("md", "json", "pdf"))
     if fmt == "pdf" and out is None:
-        raise TidingsError("--format pdf writes a file: give --out", "e.g. --out report.pdf")
+        raise InvocationError("--format pdf writes a file: give --out", "e.g. --out report.pdf")
     return fmt
 
 
@@ -399,14 +439,18 @@ def report_daily(
     fmt: FormatOpt = "md",
     out: OutOpt = None,
     llm: LLMOpt = None,
+    allow_partial: AllowPartialOpt = False,
 ) -> None:
     """Write one day's report: every number from the store, prose by a model or by rules."""
-    from tidings.facts.windows import parse_date
+    from tidings.facts.windows import daily_window, parse_date
     from tidings.report.daily import build_daily
 
     day = parse_date(date)
     state, settings, language, analyst = _report_setup(ctx, repo, lang, fmt, out, llm)
-    report = build_daily(state.store(), settings, day, language, analysis=analyst)
+    window = daily_window(day, settings.tz, settings.cutoff_time)
+    store = state.store()
+    _require_covered(store, settings.name, window, allow_partial)
+    report = build_daily(store, settings, day, language, analysis=analyst)
     _warn(analyst)
     _write_report(report, fmt, out)
 
@@ -420,15 +464,19 @@ def report_weekly(
     fmt: FormatOpt = "md",
     out: OutOpt = None,
     llm: LLMOpt = None,
+    allow_partial: AllowPartialOpt = False,
 ) -> None:
     """Write one ISO week's report: merged work, risk tags, trends; prose by a model (reusing
     the daily per-PR analyses) or by rules."""
-    from tidings.facts.windows import parse_week
+    from tidings.facts.windows import parse_week, weekly_window
     from tidings.report.weekly import build_weekly
 
     year, number = parse_week(week)
     state, settings, language, analyst = _report_setup(ctx, repo, lang, fmt, out, llm)
-    report = build_weekly(state.store(), settings, year, number, language, analysis=analyst)
+    window = weekly_window(year, number, settings.tz, settings.cutoff_time)
+    store = state.store()
+    _require_covered(store, settings.name, window, allow_partial)
+    report = build_weekly(store, settings, year, number, language, analysis=analyst)
     _warn(analyst)
     _write_report(report, fmt, out)
 

@@ -1,7 +1,9 @@
 """`tidings.toml`: repositories, their windows and topics, GitHub and LLM settings.
 
-Loaded once by the CLI and validated strictly: an unknown key, a bad timezone or a bad glob is a
-one-line ConfigError naming the key and the file.
+Loaded once by the CLI and validated strictly: an unknown key, a bad timezone or a bad glob, a
+number that is NaN, infinite or out of range, or a repository listed twice is a one-line
+ConfigError naming the key and the file. A UTF-8 byte-order mark (as some Windows editors write)
+is accepted.
 """
 
 from __future__ import annotations
@@ -24,7 +26,9 @@ DEFAULT_CONFIG = "tidings.toml"
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # No NaN or infinity anywhere: TOML allows `nan` and `inf`, and no setting means either
+    # (a NaN weight or timeout would silently poison every comparison made with it).
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
 
 def _check_globs(value: list[str]) -> list[str]:
@@ -182,9 +186,9 @@ class GitHubConfig(_Strict):
     api_url: str = "https://api.github.com"
     graphql_url: str | None = None  # default: derived from api_url
     token_env: str = "GITHUB_TOKEN"
-    timeout: float = 30.0
-    max_wait: float = 900.0  # longest rate-limit sleep before giving up, seconds
-    max_retries: int = 6
+    timeout: float = Field(default=30.0, gt=0)  # seconds per request
+    max_wait: float = Field(default=900.0, ge=0)  # longest rate-limit sleep before giving up
+    max_retries: int = Field(default=6, ge=0)
 
     @property
     def graphql(self) -> str:
@@ -203,10 +207,10 @@ class LLMConfig(_Strict):
     base_url: str | None = None
     model: str | None = None
     api_key_env: str = "OPENAI_API_KEY"
-    temperature: float = 0.2
-    timeout: float = 60.0
+    temperature: float = Field(default=0.2, ge=0)
+    timeout: float = Field(default=60.0, gt=0)
     max_concurrency: int = 4
-    token_budget: int = 200_000
+    token_budget: int = Field(default=200_000, ge=0)
     structured_output: Literal["auto", "json_schema", "json_object", "none"] = "auto"
     # Seconds a run may spend waiting before retries (rate limits, 5xx), all calls together;
     # an endpoint asking for longer is not waited for: the rules write the prose.
@@ -275,16 +279,18 @@ class Config(_Strict):
 
 
 def _location(loc: tuple[str | int, ...], data: dict) -> str:
+    """`repos[acme/widgets].timezone`: pydantic's error location, with a [[repos]] entry named
+    by its `name` when that is a usable name, else by its index (`repos[0]`)."""
     parts: list[str] = []
     node: object = data
     for key in loc:
         if isinstance(key, int):
-            name = (
-                node[key].get("name")
-                if isinstance(node, list) and isinstance(node[key], dict)
-                else None
-            )
-            parts.append(f"[{name or key}]")
+            entry = node[key] if isinstance(node, list) and 0 <= key < len(node) else None
+            name = entry.get("name") if isinstance(entry, dict) else None
+            # Only a real repository name stands in for the index: `name = 5` is the very
+            # value being reported, and would read as an index.
+            label = name if isinstance(name, str) and REPO_NAME.match(name) else key
+            parts.append(f"[{label}]")
         else:
             parts.append(("." if parts else "") + str(key))
         try:
@@ -294,15 +300,35 @@ def _location(loc: tuple[str | int, ...], data: dict) -> str:
     return "".join(parts)
 
 
+def _no_duplicates(config: Config, source: str) -> None:
+    # Config.repo() takes the first entry of a name, so a second one would be silently
+    # ignored; GitHub names are case-insensitive, and so is this check.
+    seen: dict[str, int] = {}
+    for index, repo in enumerate(config.repos):
+        first = seen.setdefault(repo.name.lower(), index)
+        if first != index:
+            raise ConfigError(
+                f"{source}: repository {repo.name} is listed twice "
+                f"(repos[{first}] and repos[{index}])",
+                "merge the two [[repos]] entries into one",
+            )
+
+
 def parse_config(text: str, source: str = DEFAULT_CONFIG) -> Config:
+    text = text.removeprefix("\ufeff")  # a byte-order mark is not part of the TOML
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(
             f"{source}: not valid TOML ({exc})", "fix the syntax at that line"
         ) from exc
+    except RecursionError as exc:  # tomllib recurses once per level of nesting
+        raise ConfigError(
+            f"{source}: arrays or tables are nested too deeply to read",
+            "a tidings config needs only a few levels: see README: Configuration",
+        ) from exc
     try:
-        return Config.model_validate(data)
+        config = Config.model_validate(data)
     except ValidationError as exc:
         err = exc.errors()[0]
         where = _location(tuple(err["loc"]), data)
@@ -314,6 +340,8 @@ def parse_config(text: str, source: str = DEFAULT_CONFIG) -> Config:
             cause = f"{source}: {where}: {msg}"
             fix = "correct this value (see README: Configuration)"
         raise ConfigError(cause, fix) from exc
+    _no_duplicates(config, source)
+    return config
 
 
 def load_config(path: str | os.PathLike[str] | None) -> Config:
@@ -325,7 +353,7 @@ def load_config(path: str | os.PathLike[str] | None) -> Config:
             raise ConfigError(f"config file {file} not found", "pass an existing --config FILE")
         return Config()
     try:
-        text = file.read_text(encoding="utf-8")
+        text = file.read_text(encoding="utf-8-sig")  # utf-8, minus any byte-order mark
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(
             f"cannot read {file}: {exc}", "check the file's permissions and encoding"

@@ -24,12 +24,24 @@ class TidingsError(Exception):
         return " ".join(text.split())
 
 
-class ConfigError(TidingsError):
+class InvocationError(TidingsError):
+    """The command line or the config file is wrong as written (a malformed or out-of-range
+    value, a contradictory pair of options): exit 2, as Click's own usage errors do.
+
+    Everything found wrong while carrying out a well-formed command (a missing or damaged
+    file, the store, GitHub, the disk, data not synced yet) stays a plain TidingsError: exit 1.
+    """
+
     exit_code = 2
+
+
+class ConfigError(InvocationError):
+    """tidings.toml is missing (when named), unreadable or invalid: it is part of how the
+    command was asked for, so it exits 2 like a bad option."""
 
 
 class SnapshotError(TidingsError):
-    exit_code = 2
+    """A snapshot file could not be read or written, or its contents are damaged."""
 
 
 class SourceError(TidingsError):

@@ -6,6 +6,10 @@ cut-off wants 09:00 every day, so across a DST change the daily window is 23 or 
 rather than drifting an hour. A cut-off that falls in a DST gap (02:30 on a spring-forward day)
 resolves to the same instant as the time one hour later; one that falls twice (01:30 on a
 fall-back day) means the first occurrence. See docs/stats.md.
+
+Days and weeks of the years 1970 to 9998 are accepted: no repository has history before the
+Unix epoch, and the margin at the top keeps a window's end (and the previous windows a report
+compares with) inside what Python's datetime can hold in any timezone.
 """
 
 from __future__ import annotations
@@ -16,13 +20,18 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
-from tidings.errors import TidingsError
+from tidings.errors import InvocationError
 
 WindowKind = Literal["day", "week"]
 
 
-class WindowError(TidingsError):
-    exit_code = 2
+class WindowError(InvocationError):
+    """A date or week the user typed that is malformed or out of range."""
+
+
+FIRST_YEAR, LAST_YEAR = 1970, 9998
+DAY_RANGE = f"{FIRST_YEAR}-01-01 to {LAST_YEAR}-12-31"
+WEEK_RANGE = f"{FIRST_YEAR}-W01 to {LAST_YEAR}-W53"
 
 
 @dataclass(frozen=True)
@@ -95,14 +104,20 @@ def _local(moment: datetime) -> str:
 
 def _at(day: date, cutoff: time, tz: ZoneInfo) -> datetime:
     # fold=0: an ambiguous wall time means its first occurrence, a missing one maps forward.
-    return datetime.combine(day, cutoff, tzinfo=tz).astimezone(UTC)
+    try:
+        return datetime.combine(day, cutoff, tzinfo=tz).astimezone(UTC)
+    except OverflowError as exc:  # year 1 east of UTC, year 9999 west of it
+        raise WindowError(
+            f"{day.isoformat()} at {cutoff.strftime('%H:%M')} in {tz.key} is out of range",
+            f"use a day from {DAY_RANGE}",
+        ) from exc
 
 
 def daily_window(day: date, tz: ZoneInfo, cutoff: time = time(0)) -> Window:
     """[day at cutoff, next day at cutoff) in local time."""
     return Window(
         start=_at(day, cutoff, tz),
-        end=_at(day + timedelta(days=1), cutoff, tz),
+        end=_at(_next(day, timedelta(days=1)), cutoff, tz),
         tz=tz,
         label=day.isoformat(),
         kind="day",
@@ -121,12 +136,22 @@ def weekly_window(iso_year: int, iso_week: int, tz: ZoneInfo, cutoff: time = tim
         ) from exc
     return Window(
         start=_at(monday, cutoff, tz),
-        end=_at(monday + timedelta(days=7), cutoff, tz),
+        end=_at(_next(monday, timedelta(days=7)), cutoff, tz),
         tz=tz,
         label=f"{iso_year}-W{iso_week:02d}",
         kind="week",
         cutoff=cutoff,
     )
+
+
+def _next(day: date, step: timedelta) -> date:
+    try:
+        return day + step
+    except OverflowError as exc:  # past 9999-12-31
+        raise WindowError(
+            f"the window starting {day.isoformat()} ends past year 9999",
+            f"use a day from {DAY_RANGE}",
+        ) from exc
 
 
 def previous(window: Window, n: int = 1) -> Window:
@@ -155,11 +180,14 @@ def parse_date(text: str) -> date:
     if not _DATE.match(text.strip()):
         raise WindowError(f"date {text!r} is not YYYY-MM-DD", "use e.g. --date 2026-02-24")
     try:
-        return date.fromisoformat(text.strip())
+        day = date.fromisoformat(text.strip())
     except ValueError as exc:
         raise WindowError(
             f"date {text!r} does not exist ({exc})", "use a real calendar date"
         ) from exc
+    if not FIRST_YEAR <= day.year <= LAST_YEAR:
+        raise WindowError(f"date {text.strip()} is out of range", f"use a day from {DAY_RANGE}")
+    return day
 
 
 def parse_week(text: str) -> tuple[int, int]:
@@ -167,6 +195,8 @@ def parse_week(text: str) -> tuple[int, int]:
     if not match:
         raise WindowError(f"week {text!r} is not YYYY-Www", "use e.g. --week 2026-W09")
     year, week = int(match[1]), int(match[2])
+    if not FIRST_YEAR <= year <= LAST_YEAR:
+        raise WindowError(f"week {text.strip()} is out of range", f"use a week from {WEEK_RANGE}")
     try:
         date.fromisocalendar(year, week, 1)
     except ValueError as exc:

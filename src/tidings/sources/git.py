@@ -375,8 +375,9 @@ def sync_git(
         raise SourceError(f"git clone {path} not found", "pass --git the folder of a local clone")
     head = _git(path, "rev-parse", "--verify", f"{rev}^{{commit}}")
     with store.begin() as conn:
-        repo_id = store.repo_id(conn, full_name, create=True) or 0
-        cursor = store.get_cursor(conn, repo_id, STREAM)
+        # Not created here: a clone with no PR merges must leave the store untouched.
+        repo_id = store.repo_id(conn, full_name)
+        cursor = store.get_cursor(conn, repo_id, STREAM) if repo_id is not None else None
     revisions = [head]
     incremental = False
     if cursor and cursor != head:
@@ -392,6 +393,8 @@ def sync_git(
         revisions = []
     started = time.monotonic()
     if not revisions:
+        with store.begin() as conn:  # still a sync: its time says how fresh the data is
+            store.set_cursor(conn, repo_id or 0, STREAM, head)
         report = GitSyncReport(full_name, str(path), head=head, incremental=True)
         report.notes.append("no new commits since the last git sync")
         return report
@@ -412,8 +415,17 @@ def sync_git(
         raise SourceError(
             f"git log failed in {path}: {reason}", "check the clone with `git log`, then re-run"
         )
+    if not incremental and report.prs == 0:
+        # Nothing was written (ingest makes the repository row with its first PR), so the
+        # store holds no empty repository whose every window would read as "quiet".
+        raise SourceError(
+            f"no merged PRs in the first-parent history of {path} ({report.commits} commits "
+            'read, none a squash merge ending in "(#N)" or a "Merge pull request #N" commit)',
+            "check out the branch PRs merge into; for a project that rebase-merges, sync from "
+            "GitHub instead: tidings sync OWNER/REPO with a token",
+        )
     with store.begin() as conn:
-        store.set_cursor(conn, store.repo_id(conn, full_name) or 0, STREAM, head)
+        store.set_cursor(conn, store.repo_id(conn, full_name, create=True) or 0, STREAM, head)
     report.head = head
     report.path = str(path)
     report.incremental = incremental
@@ -442,7 +454,17 @@ def ingest(
     report = GitSyncReport(repository=full_name, path="", head=head)
     tick = progress or (lambda _stage, _done, _total: None)
     with store.begin() as conn:
-        repo_id = store.repo_id(conn, full_name, create=True) or 0
+        known = store.repo_id(conn, full_name)
+
+    def repo_id() -> int:
+        # The repository row is made with the first write, so reading commits that hold no
+        # PR writes nothing at all.
+        nonlocal known
+        if known is None:
+            with store.begin() as conn:
+                known = store.repo_id(conn, full_name, create=True) or 0
+        return known
+
     batch: dict[int, tuple[ItemRecord, list[PRFileRecord]]] = {}
     tick("git commits", 0, None)
     for commit in commits:
@@ -455,13 +477,15 @@ def ingest(
             batch.setdefault(records[0].number, records)
             report.prs += 1
         if len(batch) >= BATCH:
-            _write(store, repo_id, list(batch.values()), report)
+            _write(store, repo_id(), list(batch.values()), report)
             batch = {}
             tick("git commits", report.commits, None)
-    _write(store, repo_id, list(batch.values()), report)
-    with store.begin() as conn:
-        if head is not None:
-            store.set_cursor(conn, repo_id, STREAM, head)
+    if batch:
+        _write(store, repo_id(), list(batch.values()), report)
+    if head is not None:
+        target = repo_id()
+        with store.begin() as conn:
+            store.set_cursor(conn, target, STREAM, head)
     tick("git commits", report.commits, report.commits)
     report.elapsed = time.monotonic() - started
     return report

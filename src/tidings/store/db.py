@@ -13,15 +13,46 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import ArgumentError, OperationalError, SQLAlchemyError
 
-from tidings.errors import StoreError, hide_password, redact
+from tidings.errors import InvocationError, StoreError, hide_password, redact
 from tidings.records import now_utc
 from tidings.store import schema
 
 _CHUNK = 500
 
 
+class InvalidStoreURL(StoreError, InvocationError):
+    """--db / TIDINGS_DB is not a database URL at all: a usage error (exit 2)."""
+
+    exit_code = 2
+
+
+def _default_folder() -> Path:
+    return Path(user_data_dir("tidings"))
+
+
 def default_db_url() -> str:
-    return f"sqlite:///{Path(user_data_dir('tidings')) / 'tidings.db'}"
+    return f"sqlite:///{_default_folder() / 'tidings.db'}"
+
+
+def _sqlite_folder(db_path: str) -> None:
+    """Make sure a SQLite file's folder exists. Only the default store's folder (in the user
+    data folder, which a new user has never made) is created; any other missing folder is
+    most likely a typo in --db, and creating it would hide the store somewhere unexpected."""
+    folder = Path(db_path).expanduser().parent
+    if folder.is_dir():
+        return
+    if folder.absolute() != _default_folder().absolute():
+        raise StoreError(
+            f"folder {folder} for the database {db_path} does not exist",
+            "create it first (mkdir -p) or fix the path in --db / TIDINGS_DB",
+        )
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError(
+            f"cannot create the folder for {db_path}: {exc.strerror}",
+            "pass --db with a writable path",
+        ) from exc
 
 
 def _safe_url(url: str) -> str:
@@ -49,7 +80,7 @@ class Store:
         try:
             parsed = sa.make_url(url)
         except ArgumentError as exc:
-            raise StoreError(
+            raise InvalidStoreURL(
                 f"invalid database URL {hide_password(url)!r}",
                 "use sqlite:///PATH or postgresql+psycopg://USER:PASS@HOST/DB",
             ) from exc
@@ -57,13 +88,7 @@ class Store:
         if parsed.get_backend_name() == "sqlite":
             db_path = parsed.database
             if db_path and db_path != ":memory:":
-                try:
-                    Path(db_path).expanduser().parent.mkdir(parents=True, exist_ok=True)
-                except OSError as exc:
-                    raise StoreError(
-                        f"cannot create the folder for {db_path}: {exc.strerror}",
-                        "pass --db with a writable path",
-                    ) from exc
+                _sqlite_folder(db_path)
         try:
             engine = sa.create_engine(parsed, **kwargs)
         except (ArgumentError, ImportError, SQLAlchemyError) as exc:

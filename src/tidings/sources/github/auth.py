@@ -3,24 +3,50 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 
 from tidings.errors import SourceError, register_secret
 
+# What may travel in an HTTP header: visible ASCII. GitHub's tokens are letters, digits and
+# `_`; anything else is a paste gone wrong, and httpx would fail on it mid-request.
+_TOKEN = re.compile(r"[\x21-\x7e]+")
+
 
 def resolve_token(env_name: str = "GITHUB_TOKEN") -> str:
     """The token from `env_name`, else `gh auth token`; registered for redaction either way."""
     token = os.environ.get(env_name, "").strip()
+    where = env_name
     if not token:
-        token = _gh_token()
+        token, where = _gh_token(), "the token from `gh auth token`"
     if not token:
         raise SourceError(
             "no GitHub token found",
             f"set {env_name} or run `gh auth login`",
         )
     register_secret(token)
+    _check(token, where)
     return token
+
+
+def _check(token: str, where: str) -> None:
+    """Refuse a token no HTTP header can carry, naming the kind of character and never the
+    token itself (nor any piece of it)."""
+    if _TOKEN.fullmatch(token):
+        return
+    if any(ch in "\r\n" for ch in token):
+        problem = "a line break"
+    elif any(ch.isspace() for ch in token):
+        problem = "a space"
+    elif any(ord(ch) > 0x7E for ch in token):
+        problem = "a non-ASCII character"
+    else:
+        problem = "a control character"
+    raise SourceError(
+        f"{where} contains {problem}, so it cannot be a GitHub token",
+        "copy the token again (letters, digits and _ only) and set it without quotes or spaces",
+    )
 
 
 def _gh_token() -> str:

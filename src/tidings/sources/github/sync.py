@@ -43,6 +43,10 @@
 7. **Crash safety** — every write is one transaction per page or batch and every stage is
    driven by stored state (cursors, `*_updated_at` columns), so killing the sync at any point
    and re-running gives the same store as an uninterrupted run.
+8. **Completion** — a sync that finishes writes the `synced` sync-state row, whose time is
+   when the store's copy was last known complete (facts/coverage.py); a sync of an unchanged
+   repository moves no cursor (every listing is a 304), so without it a quiet repository
+   would look stale.
 """
 
 from __future__ import annotations
@@ -83,6 +87,8 @@ Progress = Callable[[str, int, int | None], None]
 
 PER_PAGE = 100
 PR_BATCH = 25
+# The sync-state row a finished sync writes: its time is when the copy was last complete.
+SYNCED_STREAM = "synced"
 CONTINUATION_BATCH = 10
 FILES_CAP = 3000
 
@@ -300,6 +306,8 @@ class _Sync:
         self._reconcile_items()
         if changed or self.verify:
             self._reconcile_totals()
+        with self.store.begin() as conn:
+            self.store.set_cursor(conn, self.repo_id, SYNCED_STREAM, None)
 
     # -- 1. repository ---------------------------------------------------------------------
 

@@ -1,0 +1,91 @@
+"""How far the store's copy of a repository reaches, and whether a window lies inside it.
+
+A report on a window is only honest when the store holds the whole window: a day past the
+last sync would otherwise read as a confident "quiet window". The store's data for a
+repository *reaches* the later of two times:
+
+- the **last sync**: the newest time a sync wrote its state for the repository (a GitHub sync
+  marks its completion, even when nothing changed; a git sync marks every run, so pull the
+  clone first; a snapshot carries the sync state of the store it was exported from);
+- the **newest update**: the newest `updated_at` of its issues and PRs, which is all a store
+  built from a snapshot without sync state (such as the demo's sample) can show.
+
+A window is **covered** when it has ended (its end is not after now) and the data reaches its
+end. `tidings report daily|weekly` and `tidings stats` refuse any other window with one line
+and exit 1, unless given `--allow-partial`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from tidings.errors import TidingsError
+from tidings.facts.windows import Window, utc_offset
+from tidings.store import schema
+
+
+class UncoveredWindowError(TidingsError):
+    """The window has not ended, or the store's data stops before its end."""
+
+
+@dataclass(frozen=True)
+class Coverage:
+    last_synced: datetime | None  # newest sync-state write (GitHub or git sync)
+    latest_update: datetime | None  # newest item updated_at
+
+    @property
+    def reaches(self) -> datetime | None:
+        known = [t for t in (self.last_synced, self.latest_update) if t is not None]
+        return max(known) if known else None
+
+
+def coverage(conn: Connection, repo_id: int) -> Coverage:
+    state, items = schema.sync_state, schema.items
+    return Coverage(
+        last_synced=conn.execute(
+            sa.select(sa.func.max(state.c.updated_at)).where(state.c.repo_id == repo_id)
+        ).scalar_one_or_none(),
+        latest_update=conn.execute(
+            sa.select(sa.func.max(items.c.updated_at)).where(items.c.repo_id == repo_id)
+        ).scalar_one_or_none(),
+    )
+
+
+def _at(moment: datetime, tz: ZoneInfo) -> str:
+    local = moment.astimezone(tz)
+    return f"{local:%Y-%m-%d %H:%M} ({utc_offset(local)})"
+
+
+def uncovered(
+    window: Window, cov: Coverage, repo: str, now: datetime | None = None
+) -> UncoveredWindowError | None:
+    """Why `window` is not covered (an error to raise or to show as a warning), or None."""
+    moment = now or datetime.now(UTC)
+    flag = "or pass --allow-partial to report what the store holds"
+    if window.end > moment:
+        return UncoveredWindowError(
+            f"{window.label} has not ended yet: its window closes {_at(window.end, window.tz)}",
+            f"report it after then (and after a sync), {flag}",
+        )
+    reaches = cov.reaches
+    if reaches is None:
+        return UncoveredWindowError(
+            f"the store holds no data for {repo} yet", f"run `tidings sync {repo}` first, {flag}"
+        )
+    if reaches < window.end:
+        where = (
+            f"the store has no data for {window.label} of {repo}"
+            if reaches <= window.start
+            else f"the store's data for {repo} stops inside {window.label}"
+        )
+        return UncoveredWindowError(
+            f"{where}: it reaches {_at(reaches, window.tz)}, the window closes "
+            f"{_at(window.end, window.tz)}",
+            f"run `tidings sync {repo}` to bring it up to date, {flag}",
+        )
+    return None
