@@ -20,7 +20,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -33,9 +32,10 @@ from markupsafe import Markup
 
 from tidings.config import GiscusConfig, SiteConfig
 from tidings.errors import TidingsError
+from tidings.outputs import atomic_file, file_mode, write_error
 from tidings.render.html import Giscus, PageChrome, Words, render_generic_html, render_template
 from tidings.report.text import t
-from tidings.site import charts
+from tidings.site import charts, publish
 from tidings.site.feed import FeedEntry, atom_feed, entry_id
 from tidings.site.pdfs import current_pdf, pdf_key, print_html, render_pdfs
 from tidings.site.sources import ReportFile, find_reports, kind_spec
@@ -54,6 +54,7 @@ class BuildResult:
     pdfs_made: int = 0  # rendered by the site
     pdfs_copied: int = 0  # made when their reports were written, published as they are
     removed: list[str] = field(default_factory=list)  # files of reports no longer there
+    warnings: list[str] = field(default_factory=list)  # e.g. two copies of one report
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -65,32 +66,39 @@ class BuildResult:
             "pdfs_made": self.pdfs_made,
             "pdfs_copied": self.pdfs_copied,
             "files_removed": len(self.removed),
+            "warnings": self.warnings,
         }
 
 
 class Output:
-    """Writes files under a root only when their bytes differ, each atomically."""
+    """Writes files under a root (the staging folder) only when their bytes differ, each
+    atomically. Errors name the file as it will be published, under `shown`."""
 
-    def __init__(self, root: Path, result: BuildResult) -> None:
+    def __init__(self, root: Path, result: BuildResult, shown: Path | None = None) -> None:
         self.root = root
+        self.shown = shown or root
         self.result = result
+        # Files of older versions were written 0600 (mkstemp); the same bytes with those
+        # modes are written again so the published copy follows the umask.
+        self.mode = file_mode()
 
     def put(self, rel: str, content: bytes | str) -> None:
         data = content.encode("utf-8") if isinstance(content, str) else content
         path = self.root / rel
         try:
-            if path.is_file() and path.stat().st_size == len(data) and path.read_bytes() == data:
+            if (
+                path.is_file()
+                and path.stat().st_size == len(data)
+                and (path.stat().st_mode & 0o777 != 0o600 or self.mode == 0o600)
+                and path.read_bytes() == data
+            ):
                 self.result.unchanged += 1
                 return
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-            os.replace(tmp, path)
         except OSError as exc:
-            raise TidingsError(
-                f"cannot write {path}: {exc.strerror}", "choose a writable --out folder"
-            ) from exc
+            raise write_error(self.shown / rel, exc, "choose a writable --out folder") from exc
+        fix = "choose a writable --out folder"
+        with atomic_file(path, fix=fix, durable=False, shown=self.shown / rel) as sink:
+            sink.write(data)
         self.result.written.append(rel)
 
     def exists(self, rel: str) -> bool:
@@ -105,7 +113,8 @@ class Output:
             return
         except OSError as exc:
             raise TidingsError(
-                f"cannot remove {path}: {exc.strerror}", "choose a writable --out folder"
+                f"cannot remove {self.shown / rel}: {exc.strerror}",
+                "choose a writable --out folder",
             ) from exc
         self.result.removed.append(rel)
         folder = path.parent
@@ -221,14 +230,19 @@ def _group(reports: Sequence[ReportFile]) -> dict[str, list[ReportFile]]:
 
 
 class SiteBuilder:
-    def __init__(self, cfg: SiteConfig, out: Path, *, pdf: bool | None = None) -> None:
+    """Builds the site `out` into `root`: its staging copy (site/publish.py), or `out` itself."""
+
+    def __init__(
+        self, cfg: SiteConfig, out: Path, *, pdf: bool | None = None, root: Path | None = None
+    ) -> None:
         self.cfg = cfg
         self.out = out
+        root = root or out
         self.pdf = cfg.pdf if pdf is None else pdf
         self.result = BuildResult(out=out)
-        self.output = Output(out, self.result)
+        self.output = Output(root, self.result, shown=out)
         self.words = Words(cfg.language)
-        manifest = out / MANIFEST
+        manifest = root / MANIFEST
         try:
             saved = json.loads(manifest.read_text("utf-8"))
             self.manifest: dict[str, str] = dict(saved["pdf"])
@@ -504,6 +518,13 @@ class SiteBuilder:
 
     # -- the whole site -------------------------------------------------------------------
     def build(self, reports: list[ReportFile], progress: Progress | None = None) -> BuildResult:
+        published = set(self.pages)
+        if published and not published & {self.report_paths(r) for r in reports}:
+            raise TidingsError(
+                f"none of the {len(reports)} reports found is one of the {len(published)} "
+                f"published in {self.out}: the build would remove every published report",
+                f"check --from; to start a new site, delete {self.out} first",
+            )
         projects = []
         grouped = _group(reports)
         total = len(reports)
@@ -546,6 +567,23 @@ class SiteBuilder:
         return self.result
 
 
+def check_folders(source: Path, out: Path) -> None:
+    """Refuse folder pairs that would lose reports: the site replaces its folder on every
+    build, so the reports must not live in it. (A site inside the reports folder is fine:
+    `tidings demo` writes DIR/daily and DIR/site, and the site's copies are not read back.)"""
+    src, dst = source.resolve(), out.resolve()
+    if src == dst:
+        raise TidingsError(
+            f"--from and --out are the same folder ({source})",
+            "build the site into its own folder, e.g. --out site",
+        )
+    if dst in src.parents:
+        raise TidingsError(
+            f"--from {source} is inside --out {out}: every build replaces that folder",
+            "keep the reports outside the site folder",
+        )
+
+
 def build_site(
     source: Path,
     out: Path,
@@ -554,6 +592,34 @@ def build_site(
     pdf: bool | None = None,
     progress: Progress | None = None,
 ) -> BuildResult:
-    """Build the site in `out` from the report JSON files under `source`."""
-    reports = find_reports(source, exclude=out)
-    return SiteBuilder(cfg or SiteConfig(), out, pdf=pdf).build(reports, progress)
+    """Build the site from the report JSON files under `source` and publish it at `out`
+    whole: built beside it and swapped in (site/publish.py). Nothing at `out` changes when
+    the build fails, finds no reports, or would remove every report published there."""
+    check_folders(source, out)
+    warnings: list[str] = []
+    reports = find_reports(source, exclude=out, warnings=warnings)
+    if not reports:
+        raise TidingsError(
+            f"no reports found in {source}",
+            "pass --from the folder that `tidings run` writes reports to (report JSON files)",
+        )
+    target = publish.published_folder(out)
+    with publish.build_lock(target):
+        publish.recover(target)
+        if target.is_dir() and os.path.ismount(target):  # cannot be renamed: built in place
+            result = SiteBuilder(cfg or SiteConfig(), out, pdf=pdf).build(reports, progress)
+            result.warnings = warnings
+            return result
+        staging = publish.stage(target)
+        try:
+            builder = SiteBuilder(cfg or SiteConfig(), out, pdf=pdf, root=staging)
+            result = builder.build(reports, progress)
+            if result.written or result.removed or not target.exists():
+                publish.swap(staging, target)
+            else:
+                publish.discard(staging)  # nothing changed: the published folder is untouched
+        except BaseException:
+            publish.discard(staging)
+            raise
+    result.warnings = warnings
+    return result
