@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -86,12 +87,7 @@ class Output:
         data = content.encode("utf-8") if isinstance(content, str) else content
         path = self.root / rel
         try:
-            if (
-                path.is_file()
-                and path.stat().st_size == len(data)
-                and (path.stat().st_mode & 0o777 != 0o600 or self.mode == 0o600)
-                and path.read_bytes() == data
-            ):
+            if self.exists(rel) and path.stat().st_size == len(data) and path.read_bytes() == data:
                 self.result.unchanged += 1
                 return
         except OSError as exc:
@@ -102,7 +98,14 @@ class Output:
         self.result.written.append(rel)
 
     def exists(self, rel: str) -> bool:
-        return (self.root / rel).is_file()
+        """The file is there and may stay: not one an older tidings left 0600 (mkstemp's
+        mode) where the umask now gives more, which is written again."""
+        try:
+            info = (self.root / rel).stat()
+        except OSError:
+            return False
+        legacy = stat.S_IMODE(info.st_mode) == 0o600 and self.mode != 0o600
+        return stat.S_ISREG(info.st_mode) and not legacy
 
     def remove(self, rel: str) -> None:
         """Delete a file this site wrote before, and its folders once they are empty."""
@@ -610,11 +613,11 @@ def build_site(
             result = SiteBuilder(cfg or SiteConfig(), out, pdf=pdf).build(reports, progress)
             result.warnings = warnings
             return result
-        staging = publish.stage(target)
+        staging, dropped = publish.stage(target)
         try:
             builder = SiteBuilder(cfg or SiteConfig(), out, pdf=pdf, root=staging)
             result = builder.build(reports, progress)
-            if result.written or result.removed or not target.exists():
+            if result.written or result.removed or dropped or not target.exists():
                 publish.swap(staging, target)
             else:
                 publish.discard(staging)  # nothing changed: the published folder is untouched

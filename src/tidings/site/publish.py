@@ -104,20 +104,21 @@ def recover(out: Path) -> None:
         ) from exc
 
 
-def stage(out: Path) -> Path:
-    """A staging folder holding what `out` holds, as hard links."""
+def stage(out: Path) -> tuple[Path, int]:
+    """A staging folder holding what `out` holds, as hard links, and how many temporary files
+    it left out (a site holding any must be swapped even when no page changed)."""
     staging = staging_path(out)
     try:
         staging.mkdir()
-        if out.is_dir():
-            _link_tree(out, staging)
+        dropped = _link_tree(out, staging) if out.is_dir() else 0
     except OSError as exc:
         discard(staging)
         raise write_error(staging, exc, "choose a writable --out folder") from exc
-    return staging
+    return staging, dropped
 
 
-def _link_tree(src: Path, dst: Path) -> None:
+def _link_tree(src: Path, dst: Path) -> int:
+    dropped = 0
     for folder, dirs, files in os.walk(src):
         here = Path(folder)
         target = dst / here.relative_to(src)
@@ -130,7 +131,8 @@ def _link_tree(src: Path, dst: Path) -> None:
         dirs[:] = [name for name in dirs if not (here / name).is_symlink()]
         for name in files:
             if is_temp_name(name):
-                continue  # a write that never finished (a full disk, a kill): not a page
+                dropped += 1  # a write that never finished (a full disk, a kill): not a page
+                continue
             source = here / name
             if source.is_symlink():
                 os.symlink(os.readlink(source), target / name)
@@ -141,6 +143,7 @@ def _link_tree(src: Path, dst: Path) -> None:
                     if exc.errno not in {errno.EXDEV, errno.EPERM, errno.EMLINK, errno.ENOTSUP}:
                         raise
                     shutil.copy2(source, target / name)
+    return dropped
 
 
 def discard(staging: Path) -> None:
