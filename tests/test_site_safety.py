@@ -304,8 +304,11 @@ def test_reports_inside_the_site_folder_are_refused(
     code, _, err = _cli(capsys, "site", "build", "--from", "site", "--out", "site")
     assert code == 1 and err.count("\n") == 1 and "same folder" in err
     assert sorted(p.name for p in (tmp_path / "site").iterdir()) == ["reports"]
-    # The other way round is the demo's layout (DIR/daily beside DIR/site): fine.
+    # A site built into a folder of reports (not a site) would bury them.
     write_reports(tmp_path / "demo", report_json, DAYS[:1])
+    code, _, err = _cli(capsys, "site", "build", "--from", "demo", "--out", f"demo/{PROJECT}")
+    assert code == 1 and err.count("\n") == 1 and "holds reports and no site" in err
+    # The other way round is the demo's layout (DIR/daily beside DIR/site): fine.
     code, _, _ = _cli(capsys, "site", "build", "--no-pdf", "--from", "demo", "--out", "demo/site")
     assert code == 0 and whole_site(tmp_path / "demo" / "site") == pages(DAYS[:1])
 

@@ -559,7 +559,8 @@ def site_build(
     if as_json:
         console.emit_json(result.to_dict())
         return
-    console.out.print(console.key_value_table(f"site {target}", result.to_dict()))
+    summary = {k: v for k, v in result.to_dict().items() if k != "warnings"}  # said above
+    console.out.print(console.key_value_table(f"site {target}", summary))
 
 
 @app.command()

@@ -585,6 +585,12 @@ def check_folders(source: Path, out: Path) -> None:
             f"--from {source} is inside --out {out}: every build replaces that folder",
             "keep the reports outside the site folder",
         )
+    if dst.is_dir() and not (dst / MANIFEST).is_file() and find_reports(dst):
+        # e.g. --out reports/daily: the site would be built into the reports it reads
+        raise TidingsError(
+            f"--out {out} holds reports and no site built by tidings",
+            "build the site into its own folder, e.g. --out site",
+        )
 
 
 def build_site(

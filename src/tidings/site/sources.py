@@ -202,7 +202,7 @@ def find_reports(
         chosen = group[-1]
         found.append(chosen)
         for other in group[:-1]:
-            if warnings is not None:
+            if warnings is not None and other.raw != chosen.raw:  # a true copy is harmless
                 warnings.append(
                     f"two copies of the {chosen.kind} report {chosen.repo} {chosen.period} "
                     f"({chosen.lang}): publishing {chosen.path} "
