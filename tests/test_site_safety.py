@@ -264,6 +264,30 @@ def test_a_leftover_temp_file_is_not_published(tmp_path: Path, report_json: dict
     assert (out / "CNAME").read_text("utf-8") == "reports.example.org\n"
 
 
+def test_no_room_for_a_staging_folder_builds_in_place_with_a_warning(
+    tmp_path: Path, report_json: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A web root you own inside a folder you do not (simulated: the tests may run as root)."""
+    from tidings.site import publish
+
+    src, out = tmp_path / "reports", tmp_path / "site"
+    write_reports(src, report_json, DAYS[:1])
+    build_site(src, out, SiteConfig(), pdf=False)
+    (out / ".index.html.0a1b2c3d.tmp").write_text("<half a page", "utf-8")
+    write_reports(src, report_json, DAYS[1:2])
+
+    def no_room(target: Path) -> tuple[Path, int]:
+        raise PermissionError(errno.EACCES, "Permission denied", str(target))
+
+    monkeypatch.setattr(publish, "stage", no_room)
+    result = build_site(src, out, SiteConfig(), pdf=False)
+    assert result.warnings == [
+        f"{out} is in a folder you cannot write to: built in place, file by file, not swapped "
+        "in whole (docs/site.md)"
+    ]
+    assert whole_site(out) == pages(DAYS[:2])  # also: no .tmp left
+
+
 # -- builds that would lose the site ------------------------------------------------------------
 
 

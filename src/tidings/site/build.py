@@ -613,22 +613,37 @@ def build_site(
             "pass --from the folder that `tidings run` writes reports to (report JSON files)",
         )
     target = publish.published_folder(out)
+    cfg = cfg or SiteConfig()
     with publish.build_lock(target):
         publish.recover(target)
-        if target.is_dir() and os.path.ismount(target):  # cannot be renamed: built in place
-            result = SiteBuilder(cfg or SiteConfig(), out, pdf=pdf).build(reports, progress)
-            result.warnings = warnings
-            return result
-        staging, dropped = publish.stage(target)
-        try:
-            builder = SiteBuilder(cfg or SiteConfig(), out, pdf=pdf, root=staging)
-            result = builder.build(reports, progress)
-            if result.written or result.removed or dropped or not target.exists():
-                publish.swap(staging, target)
-            else:
-                publish.discard(staging)  # nothing changed: the published folder is untouched
-        except BaseException:
-            publish.discard(staging)
-            raise
+        staging, dropped, in_place = None, 0, ""
+        if target.is_dir() and os.path.ismount(target):
+            in_place = "is a mount point"  # cannot be renamed
+        else:
+            try:
+                staging, dropped = publish.stage(target)
+            except PermissionError:  # e.g. a web root you own in a folder you do not
+                in_place = "is in a folder you cannot write to"
+            except OSError as exc:
+                raise write_error(
+                    publish.staging_path(target), exc, "choose a writable --out folder"
+                ) from exc
+        if staging is None:
+            warnings.append(
+                f"{out} {in_place}: built in place, file by file, not swapped in whole "
+                "(docs/site.md)"
+            )
+            publish.remove_temp_files(target)
+            result = SiteBuilder(cfg, out, pdf=pdf, root=target).build(reports, progress)
+        else:
+            try:
+                result = SiteBuilder(cfg, out, pdf=pdf, root=staging).build(reports, progress)
+                if result.written or result.removed or dropped or not target.exists():
+                    publish.swap(staging, target)
+                else:
+                    publish.discard(staging)  # nothing changed: the published site untouched
+            except BaseException:
+                publish.discard(staging)
+                raise
     result.warnings = warnings
     return result

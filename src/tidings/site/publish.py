@@ -22,8 +22,9 @@ kill -9 at any point leaves OUT the old whole site or the new whole one, plus le
 next build removes: a staging folder (deleted), or after a kill between the two fallback renames
 no OUT and a `.tidings-old` folder (renamed back to OUT, then built again).
 
-An OUT that is a mount point (e.g. a container volume) cannot be renamed; it is built in place
-as before, each file replaced atomically but the site not swapped as a whole. An OUT that is a
+An OUT that is a mount point (e.g. a container volume) cannot be renamed, and an OUT in a folder
+the user cannot write to has no room for a staging folder: either is built in place, each file
+replaced atomically but the site not swapped as a whole, with a warning. An OUT that is a
 symbolic link is followed: the folder it points to is the one swapped.
 """
 
@@ -108,13 +109,21 @@ def stage(out: Path) -> tuple[Path, int]:
     """A staging folder holding what `out` holds, as hard links, and how many temporary files
     it left out (a site holding any must be swapped even when no page changed)."""
     staging = staging_path(out)
+    staging.mkdir()
     try:
-        staging.mkdir()
         dropped = _link_tree(out, staging) if out.is_dir() else 0
-    except OSError as exc:
+    except BaseException:
         discard(staging)
-        raise write_error(staging, exc, "choose a writable --out folder") from exc
+        raise
     return staging, dropped
+
+
+def remove_temp_files(out: Path) -> None:
+    """Delete temporary files a failed write left in a site built in place."""
+    for folder, _, files in os.walk(out):
+        for name in files:
+            if is_temp_name(name):
+                (Path(folder) / name).unlink(missing_ok=True)
 
 
 def _link_tree(src: Path, dst: Path) -> int:
