@@ -205,6 +205,20 @@ def test_sigkill_mid_build_leaves_a_whole_site(
     assert (again.written == []) == (found == pages(DAYS))
 
 
+def test_a_second_build_beside_a_running_one_stops_at_once(
+    tmp_path: Path, report_json: dict[str, str]
+) -> None:
+    from tidings.site.publish import build_lock
+
+    src, out = tmp_path / "reports", tmp_path / "site"
+    write_reports(src, report_json, DAYS[:1])
+    with build_lock(out), pytest.raises(TidingsError, match="another site build is running"):
+        build_site(src, out, SiteConfig(), pdf=False)
+    assert not out.exists() and not staging_path(out).exists()
+    build_site(src, out, SiteConfig(), pdf=False)  # the lock went with its holder
+    assert whole_site(out) == pages(DAYS[:1])
+
+
 def test_sigkill_between_the_fallback_renames_is_recovered(
     tmp_path: Path, report_json: dict[str, str]
 ) -> None:
@@ -506,6 +520,7 @@ def served(tmp_path: Path, report_json: dict[str, str]) -> Iterator[tuple[str, P
     (site / "alias.html").symlink_to("index.html")  # a link that stays inside is fine
     (site / ".git").mkdir()
     (site / ".git" / "config").write_text("[remote] SECRET", "utf-8")
+    os.mkfifo(site / "pipe.html")  # opening it would block the server
     (site / "drafts").mkdir()
     (site / "drafts" / "note.txt").write_text("a file in a folder without index.html", "utf-8")
     server = make_server(site, "127.0.0.1", 0)
@@ -548,6 +563,7 @@ def fetch(url: str) -> tuple[int, str, dict[str, str]]:
         "/../outside/secret.txt",
         "/%2e%2e/outside/secret.txt",
         "/nothing-here.html",
+        "/pipe.html",
     ],
 )
 def test_serve_answers_404_outside_the_published_files(served: tuple[str, Path], path: str) -> None:

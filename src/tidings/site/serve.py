@@ -35,39 +35,33 @@ class _Handler(SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: object) -> None:
         pass  # quiet: the command prints the address once
 
-    def published(self) -> Path | str | None:
-        """The file a request names, "" for a folder URL missing its slash, None for 404."""
+    def published(self, requested: Path) -> Path | None:
+        """The regular file inside the site a request's path names, else None (404)."""
         root = Path(self.directory).resolve()
-        url_path = urllib.parse.urlsplit(self.path).path
-        # The base class drops "..", empty and drive parts and joins the rest to the folder.
-        requested = Path(self.translate_path(self.path))
-        parts = requested.relative_to(self.directory).parts
-        if any(part.startswith(".") for part in parts):
+        if any(part.startswith(".") for part in requested.relative_to(self.directory).parts):
             return None
         if requested.is_dir():
-            if not url_path.endswith("/"):
-                return ""
             requested = requested / "index.html"
         real = requested.resolve()
-        if real == root or root not in real.parents:
+        if root not in real.parents:
             return None  # a symbolic link out of the folder
         if any(part.startswith(".") for part in real.relative_to(root).parts):
             return None
-        return real
+        return real if real.is_file() else None  # never open a fifo: it would block
 
     def send_head(self) -> BinaryIO | None:  # type: ignore[override]
-        path = self.published()
-        if path == "":
-            parts = urllib.parse.urlsplit(self.path)
-            self.send_response(HTTPStatus.MOVED_PERMANENTLY)
-            self.send_header(
-                "Location", urllib.parse.urlunsplit(parts._replace(path=parts.path + "/"))
-            )
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-            return None
+        # The base class drops "..", empty and drive parts and joins the rest to the folder.
+        requested = Path(self.translate_path(self.path))
+        url = urllib.parse.urlsplit(self.path)
+        path = self.published(requested)
         if path is None:
             self.send_error(HTTPStatus.NOT_FOUND, "File not found")
+            return None
+        if requested.is_dir() and not url.path.endswith("/"):  # relative links need the slash
+            self.send_response(HTTPStatus.MOVED_PERMANENTLY)
+            self.send_header("Location", urllib.parse.urlunsplit(url._replace(path=url.path + "/")))
+            self.send_header("Content-Length", "0")
+            self.end_headers()
             return None
         try:
             handle = open(path, "rb")  # noqa: SIM115 (the caller copies and closes it)
@@ -75,7 +69,7 @@ class _Handler(SimpleHTTPRequestHandler):
             self.send_error(HTTPStatus.NOT_FOUND, "File not found")
             return None
         info = os.fstat(handle.fileno())
-        if not stat.S_ISREG(info.st_mode):  # a fifo, a device: never read from
+        if not stat.S_ISREG(info.st_mode):  # replaced since the check above
             handle.close()
             self.send_error(HTTPStatus.NOT_FOUND, "File not found")
             return None
