@@ -82,15 +82,14 @@ class Cost:
             (sum(tokens(m.get("content") or "") for m in r.body["messages"]) for r in llm.requests),
             default=0,
         )
-        run = analyst.last
-        assert run is not None
+        run = analyst.usage()
         return cls(
             calls=llm.calls,
             prompt_tokens=llm.prompt_tokens,
             completion_tokens=llm.completion_tokens,
             largest_prompt=largest,
-            fallbacks=run.usage.failures,
-            cache_hits=run.usage.cache_hits,
+            fallbacks=run.failures,
+            cache_hits=run.cache_hits,
         )
 
 

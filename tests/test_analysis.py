@@ -121,7 +121,8 @@ def all_prose(r: m.DailyReport) -> list[m.Prose]:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_model_prose_in_every_section(store, repo_config, llm, lang):
-    r = report(store, repo_config, make_analyst(llm, store, concurrency=4), lang)
+    analyst = make_analyst(llm, store, concurrency=4)
+    r = report(store, repo_config, analyst, lang)
     assert r.summary.text.by == "llm" and r.summary.text.text.startswith("Model:")
     assert r.topics and all(t.analysis.by == "llm" for t in r.topics)
     assert all(x.note.by == "llm" for t in r.topics for x in t.items if x.item.kind == "pr")
@@ -139,17 +140,19 @@ def test_model_prose_in_every_section(store, repo_config, llm, lang):
     assert run is not None and run.model == "fake-model"
     # One map call per task (the demo's cards fit one batch each) and one per section.
     sections = 3 + len([t for t in r.topics if t.items]) + 1  # summary, trends, watch; activity
-    assert run.calls == llm.calls == 2 + sections
-    assert run.prompt_tokens == llm.prompt_tokens > 0
-    assert run.completion_tokens == llm.completion_tokens > 0
-    assert run.cache_hits == 0 and run.dropped_sentences == 0 and run.fallbacks == 0
+    cost = analyst.usage()  # what the run cost: on the console, not in the report
+    assert cost.calls == llm.calls == 2 + sections
+    assert cost.prompt_tokens == llm.prompt_tokens > 0
+    assert cost.completion_tokens == llm.completion_tokens > 0
+    assert cost.cache_hits == 0 and run.dropped_sentences == 0 and run.fallbacks == 0
     assert run.model_parts == sum(p.by == "llm" for p in all_prose(r))
+    assert "calls" not in r.provenance.model_dump_json()
     assert r.provenance.writer == "mixed"  # topic notes of issues and watch details stay rules
 
     text = render_daily_markdown(r)
     check(text, lang)
     footer = text.rsplit("\n---\n", 1)[1]
-    assert f"{run.calls}" in footer and "fake-model" in footer
+    assert f"{run.model_parts}" in footer and "fake-model" in footer
     # Prompts carry the facts as data and ask for the report's language.
     system = llm.requests[0].body["messages"][0]["content"]
     assert ("Simplified Chinese" if lang == "zh" else "English") in system
@@ -168,15 +171,18 @@ def test_without_a_model_nothing_changes(store, repo_config):
 
 
 def test_rerun_of_an_unchanged_window_makes_zero_calls(store, repo_config, llm):
-    first = report(store, repo_config, make_analyst(llm, store))
+    first_run = make_analyst(llm, store)
+    first = report(store, repo_config, first_run)
     assert llm.calls > 0
     llm.reset()
-    second = report(store, repo_config, make_analyst(llm, store))
+    second_run = make_analyst(llm, store)
+    second = report(store, repo_config, second_run)
     assert llm.calls == 0
-    assert second.provenance.llm is not None
-    assert second.provenance.llm.calls == 0 and second.provenance.llm.prompt_tokens == 0
-    assert second.provenance.llm.cache_hits >= first.provenance.llm.calls  # type: ignore[union-attr]
-    assert body_of(render_daily_markdown(second)) == body_of(render_daily_markdown(first))
+    assert second_run.usage().calls == 0 and second_run.usage().prompt_tokens == 0
+    assert second_run.usage().cache_hits >= first_run.usage().calls
+    # Answers from the cache make the very same report: a re-run rewrites nothing.
+    assert second.provenance.llm == first.provenance.llm
+    assert render_daily_markdown(second) == render_daily_markdown(first)
     # The cache rows hold the validated answers, tagged by kind and model.
     with store.engine.connect() as conn:
         rows = conn.execute(sa.select(schema.llm_cache)).mappings().all()
@@ -448,11 +454,12 @@ def test_a_hang_past_the_timeout_is_retried(store, repo_config, llm):
 def test_a_slow_answer_inside_the_timeout_is_used_without_a_retry(store, repo_config, llm):
     # The model is slow (as a loaded server streaming tokens would be) but answers in time.
     llm.latency = 0.3
-    r = report(store, repo_config, make_analyst(llm, store, timeout=3.0))
+    analyst = make_analyst(llm, store, timeout=3.0)
+    r = report(store, repo_config, analyst)
     run = r.provenance.llm
     assert run is not None and run.fallbacks == 0
     assert {k.what_changed.by for k in r.key_changes} == {"llm"}
-    assert llm.calls == run.calls  # every request answered once: nothing was retried
+    assert llm.calls == analyst.usage().calls  # every request answered once: no retry
 
 
 def test_breaker_stops_calling_a_failing_endpoint(store, repo_config, llm):
@@ -473,7 +480,7 @@ def test_token_budget_is_never_exceeded(store, repo_config, llm):
     r = report(store, repo_config, analyst)
     run = r.provenance.llm
     assert run is not None
-    assert run.prompt_tokens + run.completion_tokens <= 6000
+    assert analyst.usage().prompt_tokens + analyst.usage().completion_tokens <= 6000
     assert run.fallbacks > 0 and "budget" in (analyst.warning() or "")
     check(render_daily_markdown(r))
 

@@ -19,6 +19,7 @@ from tests.site_support import require_tool
 from tidings.cli import main
 from tidings.config import SiteConfig, parse_config
 from tidings.demo import CONFIG_PATH, SAMPLE_PATH
+from tidings.errors import TidingsError
 from tidings.render import pdf as pdf_module
 from tidings.runner import run_repositories
 from tidings.site import build, pdfs
@@ -228,8 +229,18 @@ def test_a_removed_report_leaves_the_site(reports_dir: Path, tmp_path: Path) -> 
     manifest = json.loads((out / ".tidings-site.json").read_text("utf-8"))
     assert list(manifest["pages"]) == [WEEKLY]
     # The project's last report gone: its page and feed go too, and the home page forgets it.
+    other = json.loads((folder / f"{WEEKLY}.json").read_text("utf-8"))
+    other.update(repo="acme/other", project="Other", repo_url="https://github.com/acme/other")
+    (folder / "other.json").write_text(json.dumps(other), "utf-8")
+    build_site(folder, out, SiteConfig(), pdf=False)
     (folder / f"{WEEKLY}.json").unlink()
     build_site(folder, out, SiteConfig(), pdf=False)
     assert not (out / "tidings-demo").exists()
     assert "rapidinfer" not in (out / "index.html").read_text("utf-8").lower()
-    assert (out / "index.html").is_file() and (out / ".tidings-site.json").is_file()
+    assert (out / "acme" / "other" / "index.html").is_file()
+    assert (out / ".tidings-site.json").is_file()
+    # The very last report gone: that is a mistake (a wrong --from), not an empty site.
+    (folder / "other.json").unlink()
+    with pytest.raises(TidingsError, match="no reports found"):
+        build_site(folder, out, SiteConfig(), pdf=False)
+    assert (out / "acme" / "other" / "index.html").is_file()

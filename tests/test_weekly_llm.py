@@ -57,7 +57,8 @@ def test_week_after_its_dailies_makes_no_per_pr_calls(store, repo_config, llm: F
     assert daily_cards  # the dailies did pay for PR analyses
     llm.reset()
 
-    r = weekly(store, repo_config, make_analyst(llm, store))
+    analyst = make_analyst(llm, store)
+    r = weekly(store, repo_config, analyst)
     assert "pr_cards" not in llm.tasks()
     assert llm.tasks() == ["weekly_summary"]  # the only new call: the week's own summary
     reused = model_summaries(r)
@@ -68,7 +69,7 @@ def test_week_after_its_dailies_makes_no_per_pr_calls(store, repo_config, llm: F
     assert r.summary.by == "llm" and r.summary.text.startswith("Model:")
     assert any(h.text.by == "llm" for h in r.highlights)
     assert any(p.notes for p in r.merged)
-    assert r.provenance.llm is not None and r.provenance.llm.cache_hits >= len(reused)
+    assert r.provenance.llm is not None and analyst.usage().cache_hits >= len(reused)
     assert r.provenance.writer == "mixed"
     text = render_weekly_markdown(r)
     assert "Model: the description explains it." in text  # a note under a key PR

@@ -603,10 +603,13 @@ def site_build(
         result = build_site(
             source or Path(cfg.reports_dir), target, cfg, pdf=pdf, progress=progress
         )
+    for warning in result.warnings:
+        console.err.print(f"warning: {warning}", markup=False, soft_wrap=True)
     if as_json:
         console.emit_json(result.to_dict())
         return
-    console.out.print(console.key_value_table(f"site {target}", result.to_dict()))
+    summary = {k: v for k, v in result.to_dict().items() if k != "warnings"}  # said above
+    console.out.print(console.key_value_table(f"site {target}", summary))
 
 
 @app.command()
@@ -681,29 +684,54 @@ def run_cmd(
             progress=progress,
             pdf=cfg.site.pdf if pdf is None else pdf,
         )
-        built = None
+        built, site_error = None, None
         if site and reports_dir.is_dir():
             from tidings.site.build import build_site
 
-            built = build_site(reports_dir, site_dir, cfg.site, pdf=pdf, progress=progress)
+            try:
+                built = build_site(reports_dir, site_dir, cfg.site, pdf=pdf, progress=progress)
+            except TidingsError as exc:  # said after the repositories' table, not instead
+                site_error = exc
     if analyst is not None and (warning := analyst.warning()):
         console.err.print(f"warning: {warning}", markup=False, soft_wrap=True)
+    for warning in built.warnings if built else []:
+        console.err.print(f"warning: {warning}", markup=False, soft_wrap=True)
+    usage = analyst.usage() if analyst is not None else None
     failed = [o for o in outcomes if not o.ok]
     if as_json:
+        model = None
+        if usage is not None:
+            model = {
+                "calls": usage.calls,
+                "prompt_tokens": usage.prompt_tokens,
+                "completion_tokens": usage.completion_tokens,
+                "cache_hits": usage.cache_hits,
+            }
         console.emit_json(
             {
                 "repositories": [o.__dict__ for o in outcomes],
                 "site": built.to_dict() if built else None,
+                "model": model,
             }
         )
     else:
         console.out.print(outcome_table(outcomes))
+        if usage is not None:  # what this run cost; the reports say only what the model wrote
+            console.err.print(
+                f"model: {usage.calls} requests, {usage.prompt_tokens} prompt and "
+                f"{usage.completion_tokens} completion tokens, {usage.cache_hits} answers "
+                "reused from the cache",
+                markup=False,
+                soft_wrap=True,
+            )
         if built is not None:
             console.err.print(
                 f"site: {site_dir}/ ({len(built.written)} files written, "
                 f"{built.unchanged} unchanged)",
                 markup=False,
             )
+    if site_error is not None:
+        raise site_error
     if failed:
         raise typer.Exit(1)
 

@@ -1,32 +1,129 @@
-"""Writing output files so that a failure never leaves half a file behind."""
+"""Writing output files: whole or not at all, and as readable as any file the user creates.
+
+A file is written to a temporary name beside its target and renamed over it, so a crash or a
+full disk never leaves half a file under the real name, and a failed write removes its
+temporary file. The temporary file is created with `open(…, 0o666)` and the kernel applies the
+umask (and any default ACL) exactly as for a plain `open()`: 0644 under umask 022. `mkstemp`
+would make every report, page and PDF 0600, which web servers answer with 403 and GitHub Pages'
+artifact upload rejects.
+"""
 
 from __future__ import annotations
 
+import errno
 import os
-import tempfile
+import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from tidings.errors import TidingsError
 
+TEMP_SUFFIX = ".tmp"
+NO_SPACE_FIX = "free disk space and run it again"
+_NO_SPACE = {errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)}
 
-def write_atomic(path: Path, text: str | bytes) -> None:
+
+def is_temp_name(name: str) -> bool:
+    """A temporary file this module makes (`.NAME.XXXXXXXX.tmp`): never a published file."""
+    return name.startswith(".") and name.endswith(TEMP_SUFFIX)
+
+
+def current_umask() -> int:
+    """The process's umask, read without changing it where the system allows (Linux 4.7+):
+    setting it to read it back races with other threads creating files."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def file_mode() -> int:
+    """The permission bits a new file gets from `open()` under the current umask."""
+    return 0o666 & ~current_umask()
+
+
+def is_disk_full(exc: OSError) -> bool:
+    return exc.errno in _NO_SPACE
+
+
+def write_error(path: Path, exc: OSError, fix: str = "choose a writable location") -> TidingsError:
+    """The one-line error for a failed write: a full disk says so, whatever the caller's fix."""
+    if is_disk_full(exc):
+        return TidingsError(f"cannot write {path}: no space left on the device", NO_SPACE_FIX)
+    return TidingsError(f"cannot write {path}: {exc.strerror or exc}", fix)
+
+
+def create_temp(directory: Path, name: str) -> tuple[int, Path]:
+    """A new empty file in `directory` named after `name`, open for writing: (fd, path)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+    flags |= getattr(os, "O_BINARY", 0)
+    for _ in range(100):
+        tmp = directory / f".{name}.{secrets.token_hex(4)}{TEMP_SUFFIX}"
+        try:
+            return os.open(tmp, flags, 0o666), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no free temporary file name", str(directory))
+
+
+class _Sink:
+    """The writable end of `atomic_file`: every byte goes through `os.write`."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    def write(self, data: bytes) -> int:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(self.fd, view) :]
+        return len(data)
+
+
+@contextmanager
+def atomic_file(
+    path: Path,
+    *,
+    fix: str = "choose a writable location",
+    durable: bool = True,
+    shown: Path | None = None,
+) -> Iterator[_Sink]:
+    """Write `path` through the yielded sink; it appears, whole, only when the block ends
+    without an error. Any failure removes the temporary file; an OSError becomes one line.
+    `durable`: fsync before the rename (a site build skips it for its thousands of pages:
+    a killed process loses nothing the page cache holds, and the site is swapped in whole).
+    `shown`: the path errors name, when `path` is a staging copy of it."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = create_temp(path.parent, path.name)
+    except OSError as exc:
+        raise write_error(shown or path, exc, fix) from exc
+    try:
+        try:
+            yield _Sink(fd)
+            if durable:
+                os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except BaseException as exc:
+        tmp.unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise write_error(shown or path, exc, fix) from exc
+        raise
+
+
+def write_atomic(
+    path: Path, text: str | bytes, *, fix: str = "choose a writable --out location"
+) -> None:
     """Write `text` (or bytes) to `path` via a temporary file in the same folder and an
     atomic rename."""
     data = text.encode("utf-8") if isinstance(text, str) else text
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    except OSError as exc:
-        raise TidingsError(
-            f"cannot write {path}: {exc.strerror}", "choose a writable --out location"
-        ) from exc
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
-        fix = "free some disk space" if exc.errno == 28 else "choose a writable --out location"
-        raise TidingsError(f"cannot write {path}: {exc.strerror}", fix) from exc
+    with atomic_file(path, fix=fix) as sink:
+        sink.write(data)

@@ -23,6 +23,7 @@ from pydantic import ValidationError
 from tidings import __version__
 from tidings import records as r
 from tidings.errors import SnapshotError
+from tidings.outputs import atomic_file, write_error
 from tidings.store import schema
 from tidings.store.db import Store
 from tidings.store.rows import TABLES, read_records, update_repository, write_records
@@ -71,48 +72,34 @@ def export_snapshot(
             f"cannot write {target}: folder {directory} does not exist", "create it first"
         )
     # The header carries per-repository counts (so import can spot a file cut at a line
-    # boundary), but they are only known after reading: write the body to one temp file,
-    # then the header plus body to a second and rename that into place.
-    with tempfile.TemporaryFile("w+b") as body:
-        with store.engine.connect() as conn, conn.begin():
-            for name in _export_names(store, conn, full_name):
-                repo_counts = _write_repo(conn, store.require_repo(conn, name), body)
-                counts.repositories.append(name)
-                for kind, n in repo_counts.items():
-                    counts.records[kind] += n
-                per_repo.append({"full_name": name, "records": repo_counts})
-        header = {
-            "type": "header",
-            "format": FORMAT,
-            "version": VERSION,
-            "tool": f"tidings {__version__}",
-            "exported_at": r.now_utc().strftime("%Y-%m-%dT%H:%M:%SZ"),
-            "repositories": per_repo,
-        }
-        line = json.dumps(header, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
-        body.seek(0)
-        _replace_atomically(target, directory, line, body)
-    return counts
-
-
-def _replace_atomically(target: Path, directory: Path, head: bytes, body: IO[bytes]) -> None:
-    with tempfile.NamedTemporaryFile(
-        "wb", dir=directory, prefix=f".{target.name}.", suffix=".tmp", delete=False
-    ) as out:
-        try:
-            out.write(head)
-            shutil.copyfileobj(body, out)
-            out.flush()
-            os.fsync(out.fileno())
-        except BaseException:
-            out.close()
-            Path(out.name).unlink(missing_ok=True)
-            raise
+    # boundary), but they are only known after reading: write the body to an unnamed temp
+    # file beside the target (the same disk, and nothing left behind even by kill -9), then
+    # the header plus body to a second one that is renamed into place.
     try:
-        os.replace(out.name, target)
-    except OSError as exc:
-        Path(out.name).unlink(missing_ok=True)
-        raise SnapshotError(f"cannot write {target}: {exc.strerror}", "check the path") from exc
+        with tempfile.TemporaryFile("w+b", dir=directory) as body:
+            with store.engine.connect() as conn, conn.begin():
+                for name in _export_names(store, conn, full_name):
+                    repo_counts = _write_repo(conn, store.require_repo(conn, name), body)
+                    counts.repositories.append(name)
+                    for kind, n in repo_counts.items():
+                        counts.records[kind] += n
+                    per_repo.append({"full_name": name, "records": repo_counts})
+            header = {
+                "type": "header",
+                "format": FORMAT,
+                "version": VERSION,
+                "tool": f"tidings {__version__}",
+                "exported_at": r.now_utc().strftime("%Y-%m-%dT%H:%M:%SZ"),
+                "repositories": per_repo,
+            }
+            line = json.dumps(header, ensure_ascii=False, separators=(",", ":")).encode()
+            body.seek(0)
+            with atomic_file(target, fix="check the path") as out:
+                out.write(line + b"\n")
+                shutil.copyfileobj(body, out)  # type: ignore[misc]
+    except OSError as exc:  # the unnamed body file: same folder, same causes
+        raise write_error(target, exc, "check the path") from exc
+    return counts
 
 
 def _export_names(store: Store, conn: sa.Connection, full_name: str | None) -> list[str]:

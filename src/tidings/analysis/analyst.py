@@ -76,6 +76,8 @@ class Analysis:
     texts: dict[Slot, str] = field(default_factory=dict)
     importance: dict[int, int] = field(default_factory=dict)  # PR -> bounded adjustment
     notes: dict[int, list[str]] = field(default_factory=dict)  # PR -> guarded notes
+    # This window's own counts (answers reused, sentences dropped, fallbacks); requests and
+    # tokens are counted by the provider for the whole run (`Analyst.usage`).
     usage: Usage = field(default_factory=Usage)
     model: str = ""
 
@@ -96,7 +98,7 @@ class Analyst:
         self.provider = provider
         self.cache = cache
         self.max_concurrency = max(1, max_concurrency)
-        self.last: Analysis | None = None
+        self.runs: list[Analysis] = []  # one per report built with this analyst
 
     @classmethod
     def from_config(
@@ -127,29 +129,51 @@ class Analyst:
         )
         return cls(provider, LLMCache(store), max_concurrency=config.max_concurrency)
 
+    def usage(self) -> Usage:
+        """What this analyst's reports cost together: the provider's requests and tokens, and
+        the reports' own counts summed."""
+        total = Usage(
+            calls=self.provider.usage.calls,
+            prompt_tokens=self.provider.usage.prompt_tokens,
+            completion_tokens=self.provider.usage.completion_tokens,
+            waited=self.provider.usage.waited,
+            refused_wait=self.provider.usage.refused_wait,
+        )
+        for run in self.runs:
+            total.cache_hits += run.usage.cache_hits
+            total.dropped_sentences += run.usage.dropped_sentences
+            total.failures += run.usage.failures
+            for error in run.usage.errors:
+                total.note_error(error)
+        return total
+
     def warning(self) -> str | None:
-        """One line for stderr when the model failed somewhere in the last run, else None."""
-        run = self.last
-        if run is None or not run.usage.failures:
+        """One line for stderr when the model failed somewhere in this analyst's reports."""
+        usage = self.usage()
+        if not usage.failures:
             return None
-        if run.usage.refused_wait is not None:
+        if usage.refused_wait is not None:
             return clean(
                 f"the model endpoint at {hide_password(self.provider.settings.base_url)} "
-                f"{refusal(*run.usage.refused_wait)}: rules wrote the prose "
-                f"({run.usage.failures} parts of the report)"
+                f"{refusal(*usage.refused_wait)}: rules wrote the prose "
+                f"({usage.failures} parts of the report)"
             )
-        cause = run.usage.errors[0] if run.usage.errors else "answers failed validation"
+        cause = usage.errors[0] if usage.errors else "answers failed validation"
         # The endpoint's own words may carry control characters; the URL, a password.
         return clean(
             f"the model at {hide_password(self.provider.settings.base_url)} failed ({cause}); "
-            f"{run.usage.failures} parts of the report use the deterministic text"
+            f"{usage.failures} parts of the report use the deterministic text"
         )
+
+    def _start(self) -> Analysis:
+        out = Analysis(model=self.provider.model)
+        self.runs.append(out)
+        return out
 
     # -- the run ----------------------------------------------------------------------------
 
     def analyse(self, facts: WindowFacts) -> Analysis:
-        out = Analysis(usage=self.provider.usage, model=self.provider.model)
-        self.last = out
+        out = self._start()
         data, repo = facts.data, facts.repo
         hot = hot_discussions(data, repo.bots)
         if _quiet(facts, hot):
@@ -181,8 +205,7 @@ class Analyst:
         `summary` (the week's figures, with the PR texts added here) gets one reduce call,
         slot ("summary",).
         """
-        out = Analysis(usage=self.provider.usage, model=self.provider.model)
-        self.last = out
+        out = self._start()
         chosen: dict[int, tuple[int, dict[str, Any]]] = {}  # PR -> (day index, card)
         for k, day in enumerate(days):
             if _quiet(day, hot_discussions(day.data, day.repo.bots)):

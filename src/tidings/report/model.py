@@ -8,9 +8,9 @@ never invent content; they lay this model out. `tidings report daily --format js
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 SCHEMA_VERSION = 1
 
@@ -171,17 +171,29 @@ class Appendix(_Model):
 
 
 class LLMRun(_Model):
-    """What the model cost and did for this report (absent when no model was used)."""
+    """What the model wrote in this report (absent when no model was used).
+
+    Only what the report's text depends on: the same answers give the same record whether
+    they came from the model or from the cache this time, so a re-run on unchanged data
+    rewrites no report, PDF or page. What a run cost (requests, tokens, answers reused) is
+    printed by `tidings run`, not kept in the report."""
 
     model: str
-    calls: int  # requests sent, retries and repairs included
-    prompt_tokens: int
-    completion_tokens: int
-    cache_hits: int  # answers reused from the store instead of calling the model
     dropped_sentences: int  # model sentences the faithfulness guard removed
     fallbacks: int  # items and sections that kept the deterministic text after a failure
     model_parts: int  # prose values written by the model
     rules_parts: int  # prose values written by the deterministic writer
+
+    @model_validator(mode="before")
+    @classmethod
+    def _without_run_counts(cls, data: Any) -> Any:
+        # Reports written by earlier builds carry the run's counts: they still load.
+        if isinstance(data, dict):
+            return {k: v for k, v in data.items() if k not in _RUN_COUNTS}
+        return data
+
+
+_RUN_COUNTS = frozenset({"calls", "prompt_tokens", "completion_tokens", "cache_hits"})
 
 
 class Provenance(_Model):

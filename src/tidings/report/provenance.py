@@ -1,5 +1,5 @@
 """What every report's provenance footer says about itself, shared by the daily and weekly
-builders: the window in UTC, and what a model wrote and cost."""
+builders: the window in UTC, and what a model wrote."""
 
 from __future__ import annotations
 
@@ -31,15 +31,12 @@ def prose_values(node: object) -> list[Prose]:
 
 
 def record_llm(report: Any, texts: Analysis) -> None:
-    """Say in `report.provenance` what the model wrote and what it cost."""
+    """Say in `report.provenance` what the model wrote: never how this run got the answers
+    (calls or cache hits), which would make a re-run on unchanged data rewrite the report."""
     by = Counter(p.by for p in prose_values(report))
     usage = texts.usage
     report.provenance.llm = LLMRun(
         model=texts.model,
-        calls=usage.calls,
-        prompt_tokens=usage.prompt_tokens,
-        completion_tokens=usage.completion_tokens,
-        cache_hits=usage.cache_hits,
         dropped_sentences=usage.dropped_sentences,
         fallbacks=usage.failures,
         model_parts=by["llm"],

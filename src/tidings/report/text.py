@@ -136,8 +136,8 @@ TEXT: dict[str, dict[str, str]] = {
         "part_model": "模型调整 {v}",
         "change_note": "模型提示：{text}",
         "footer_llm": (
-            "模型 {model}：调用 {calls} 次，输入 {prompt} / 输出 {completion} token，缓存命中 {hits} 次，"
-            "守卫删去 {dropped} 句，{fallbacks} 处回退到规则文本；模型撰写 {llm_parts} 段，规则撰写 {rules_parts} 段"
+            "模型 {model}：模型撰写 {llm_parts} 段，规则撰写 {rules_parts} 段；"
+            "守卫删去 {dropped} 句，{fallbacks} 处回退到规则文本"
         ),
         "unknown": "未知",
         "colon": "：",
@@ -289,9 +289,8 @@ TEXT: dict[str, dict[str, str]] = {
         "part_model": "model adjustment {v}",
         "change_note": "Model note: {text}",
         "footer_llm": (
-            "model {model}: calls {calls}, tokens in {prompt} / out {completion}, cache hits {hits}, "
-            "sentences dropped by the guard {dropped}, parts kept as rules text after a failure "
-            "{fallbacks}; parts by the model {llm_parts}, by rules {rules_parts}"
+            "model {model}: parts by the model {llm_parts}, by rules {rules_parts}; sentences "
+            "dropped by the guard {dropped}, parts kept as rules text after a failure {fallbacks}"
         ),
         "unknown": "unknown",
         "colon": ": ",

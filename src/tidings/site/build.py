@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
+import stat
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -33,9 +33,10 @@ from markupsafe import Markup
 
 from tidings.config import GiscusConfig, SiteConfig
 from tidings.errors import TidingsError
+from tidings.outputs import atomic_file, file_mode, write_error
 from tidings.render.html import Giscus, PageChrome, Words, render_generic_html, render_template
 from tidings.report.text import t
-from tidings.site import charts
+from tidings.site import charts, publish
 from tidings.site.feed import FeedEntry, atom_feed, entry_id
 from tidings.site.pdfs import current_pdf, pdf_key, print_html, render_pdfs
 from tidings.site.sources import ReportFile, find_reports, kind_spec
@@ -54,6 +55,7 @@ class BuildResult:
     pdfs_made: int = 0  # rendered by the site
     pdfs_copied: int = 0  # made when their reports were written, published as they are
     removed: list[str] = field(default_factory=list)  # files of reports no longer there
+    warnings: list[str] = field(default_factory=list)  # e.g. two copies of one report
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -65,15 +67,21 @@ class BuildResult:
             "pdfs_made": self.pdfs_made,
             "pdfs_copied": self.pdfs_copied,
             "files_removed": len(self.removed),
+            "warnings": self.warnings,
         }
 
 
 class Output:
-    """Writes files under a root only when their bytes differ, each atomically."""
+    """Writes files under a root (the staging folder) only when their bytes differ, each
+    atomically. Errors name the file as it will be published, under `shown`."""
 
-    def __init__(self, root: Path, result: BuildResult) -> None:
+    def __init__(self, root: Path, result: BuildResult, shown: Path | None = None) -> None:
         self.root = root
+        self.shown = shown or root
         self.result = result
+        # Files of older versions were written 0600 (mkstemp); the same bytes with those
+        # modes are written again so the published copy follows the umask.
+        self.mode = file_mode()
 
     def inside(self, rel: str) -> Path | None:
         """`rel` under the root, or None when it would lead out of it. Paths are made from
@@ -97,22 +105,25 @@ class Output:
                 "check the report files' repository names (OWNER/REPO)",
             )
         try:
-            if path.is_file() and path.stat().st_size == len(data) and path.read_bytes() == data:
+            if self.exists(rel) and path.stat().st_size == len(data) and path.read_bytes() == data:
                 self.result.unchanged += 1
                 return
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-            os.replace(tmp, path)
         except OSError as exc:
-            raise TidingsError(
-                f"cannot write {path}: {exc.strerror}", "choose a writable --out folder"
-            ) from exc
+            raise write_error(self.shown / rel, exc, "choose a writable --out folder") from exc
+        fix = "choose a writable --out folder"
+        with atomic_file(path, fix=fix, durable=False, shown=self.shown / rel) as sink:
+            sink.write(data)
         self.result.written.append(rel)
 
     def exists(self, rel: str) -> bool:
-        return (self.root / rel).is_file()
+        """The file is there and may stay: not one an older tidings left 0600 (mkstemp's
+        mode) where the umask now gives more, which is written again."""
+        try:
+            info = (self.root / rel).stat()
+        except OSError:
+            return False
+        legacy = stat.S_IMODE(info.st_mode) == 0o600 and self.mode != 0o600
+        return stat.S_ISREG(info.st_mode) and not legacy
 
     def remove(self, rel: str) -> None:
         """Delete a file this site wrote before, and its folders once they are empty."""
@@ -125,7 +136,8 @@ class Output:
             return
         except OSError as exc:
             raise TidingsError(
-                f"cannot remove {path}: {exc.strerror}", "choose a writable --out folder"
+                f"cannot remove {self.shown / rel}: {exc.strerror}",
+                "choose a writable --out folder",
             ) from exc
         self.result.removed.append(rel)
         folder = path.parent
@@ -241,20 +253,28 @@ def _group(reports: Sequence[ReportFile]) -> dict[str, list[ReportFile]]:
 
 
 class SiteBuilder:
-    def __init__(self, cfg: SiteConfig, out: Path, *, pdf: bool | None = None) -> None:
+    """Builds the site `out` into `root`: its staging copy (site/publish.py), or `out` itself."""
+
+    def __init__(
+        self, cfg: SiteConfig, out: Path, *, pdf: bool | None = None, root: Path | None = None
+    ) -> None:
         self.cfg = cfg
         self.out = out
+        root = root or out
         self.pdf = cfg.pdf if pdf is None else pdf
         self.result = BuildResult(out=out)
-        self.output = Output(out, self.result)
+        self.output = Output(root, self.result, shown=out)
         self.words = Words(cfg.language)
-        manifest = out / MANIFEST
+        manifest = root / MANIFEST
         try:
             saved = json.loads(manifest.read_text("utf-8"))
             self.manifest: dict[str, str] = dict(saved["pdf"])
             self.pages: dict[str, str] = dict(saved.get("pages", {}))
         except (OSError, ValueError, KeyError, TypeError):
             self.manifest, self.pages = {}, {}
+        # A hand-edited manifest may name pages outside the folder: they were never published
+        # here, so they count neither for removal nor for "would remove every report".
+        self.pages = {stem: key for stem, key in self.pages.items() if self.output.inside(stem)}
         self.new_manifest: dict[str, str] = {}
         self.new_pages: dict[str, str] = {}
         self.settings_key = json.dumps(
@@ -524,6 +544,13 @@ class SiteBuilder:
 
     # -- the whole site -------------------------------------------------------------------
     def build(self, reports: list[ReportFile], progress: Progress | None = None) -> BuildResult:
+        published = set(self.pages)
+        if published and not published & {self.report_paths(r) for r in reports}:
+            raise TidingsError(
+                f"none of the {len(reports)} reports found is one of the {len(published)} "
+                f"published in {self.out}: the build would remove every published report",
+                f"check --from; to start a new site, delete {self.out} first",
+            )
         projects = []
         grouped = _group(reports)
         total = len(reports)
@@ -566,6 +593,29 @@ class SiteBuilder:
         return self.result
 
 
+def check_folders(source: Path, out: Path) -> None:
+    """Refuse folder pairs that would lose reports: the site replaces its folder on every
+    build, so the reports must not live in it. (A site inside the reports folder is fine:
+    `tidings demo` writes DIR/daily and DIR/site, and the site's copies are not read back.)"""
+    src, dst = source.resolve(), out.resolve()
+    if src == dst:
+        raise TidingsError(
+            f"--from and --out are the same folder ({source})",
+            "build the site into its own folder, e.g. --out site",
+        )
+    if dst in src.parents:
+        raise TidingsError(
+            f"--from {source} is inside --out {out}: every build replaces that folder",
+            "keep the reports outside the site folder",
+        )
+    if dst.is_dir() and not (dst / MANIFEST).is_file() and find_reports(dst):
+        # e.g. --out reports/daily: the site would be built into the reports it reads
+        raise TidingsError(
+            f"--out {out} holds reports and no site built by tidings",
+            "build the site into its own folder, e.g. --out site",
+        )
+
+
 def build_site(
     source: Path,
     out: Path,
@@ -574,6 +624,49 @@ def build_site(
     pdf: bool | None = None,
     progress: Progress | None = None,
 ) -> BuildResult:
-    """Build the site in `out` from the report JSON files under `source`."""
-    reports = find_reports(source, exclude=out)
-    return SiteBuilder(cfg or SiteConfig(), out, pdf=pdf).build(reports, progress)
+    """Build the site from the report JSON files under `source` and publish it at `out`
+    whole: built beside it and swapped in (site/publish.py). Nothing at `out` changes when
+    the build fails, finds no reports, or would remove every report published there."""
+    check_folders(source, out)
+    warnings: list[str] = []
+    reports = find_reports(source, exclude=out, warnings=warnings)
+    if not reports:
+        raise TidingsError(
+            f"no reports found in {source}",
+            "pass --from the folder that `tidings run` writes reports to (report JSON files)",
+        )
+    target = publish.published_folder(out)
+    cfg = cfg or SiteConfig()
+    with publish.build_lock(target):
+        publish.recover(target)
+        staging, dropped, in_place = None, 0, ""
+        if target.is_dir() and os.path.ismount(target):
+            in_place = "is a mount point"  # cannot be renamed
+        else:
+            try:
+                staging, dropped = publish.stage(target)
+            except PermissionError:  # e.g. a web root you own in a folder you do not
+                in_place = "is in a folder you cannot write to"
+            except OSError as exc:
+                raise write_error(
+                    publish.staging_path(target), exc, "choose a writable --out folder"
+                ) from exc
+        if staging is None:
+            warnings.append(
+                f"{out} {in_place}: built in place, file by file, not swapped in whole "
+                "(docs/site.md)"
+            )
+            publish.remove_temp_files(target)
+            result = SiteBuilder(cfg, out, pdf=pdf, root=target).build(reports, progress)
+        else:
+            try:
+                result = SiteBuilder(cfg, out, pdf=pdf, root=staging).build(reports, progress)
+                if result.written or result.removed or dropped or not target.exists():
+                    publish.swap(staging, target)
+                else:
+                    publish.discard(staging)  # nothing changed: the published site untouched
+            except BaseException:
+                publish.discard(staging)
+                raise
+    result.warnings = warnings
+    return result

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -146,20 +147,42 @@ def parse_report(path: Path, raw: bytes) -> ReportFile | None:
     )
 
 
-def find_reports(root: Path, exclude: Path | None = None) -> list[ReportFile]:
+def generated_at(data: dict[str, Any]) -> datetime | None:
+    """When a report was generated (`provenance.generated_at`, or the weekly's top-level
+    `generated_at`), None when it does not say."""
+    prov = data.get("provenance")
+    for value in (
+        prov.get("generated_at") if isinstance(prov, dict) else None,
+        data.get("generated_at"),
+    ):
+        if isinstance(value, str):
+            try:
+                moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+            except ValueError:
+                continue
+            return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return None
+
+
+def find_reports(
+    root: Path, exclude: Path | None = None, warnings: list[str] | None = None
+) -> list[ReportFile]:
     """Every report under `root`, in a stable order (repository, kind, period, language).
 
     `exclude` is a folder to leave out: the site itself when it is built inside the reports
-    folder (`tidings demo` writes DIR/daily and DIR/site), whose JSON downloads are copies."""
+    folder (`tidings demo` writes DIR/daily and DIR/site), whose JSON downloads are copies.
+    Two files holding the same report (an old copy in a subfolder, a download saved beside
+    the original) publish the one generated last; each copy passed over adds a line to
+    `warnings`."""
     skip = exclude.resolve() if exclude is not None else None
-    # Built sites under the folder hold copies of reports (their JSON downloads): leave out
-    # every folder with a site manifest, e.g. DIR/site beside the demo's DIR/daily.
-    sites = [p.parent.resolve() for p in root.rglob(".tidings-site.json")]
     if not root.is_dir():
         raise TidingsError(
             f"reports folder {root} not found", "pass --from DIR with report JSON files"
         )
-    found: list[ReportFile] = []
+    # Built sites under the folder hold copies of reports (their JSON downloads): leave out
+    # every folder with a site manifest, e.g. DIR/site beside the demo's DIR/daily.
+    sites = [p.parent.resolve() for p in root.rglob(".tidings-site.json")]
+    copies: dict[tuple[str, str, str, str], list[ReportFile]] = {}
     for path in sorted(root.rglob("*.json")):
         if any(part.startswith(".") for part in path.relative_to(root).parts):
             continue
@@ -168,7 +191,29 @@ def find_reports(root: Path, exclude: Path | None = None) -> list[ReportFile]:
             continue
         report = read_report(path)
         if report is not None:
-            found.append(report)
-    # Two files for the same report (e.g. a copy): the later path wins, deterministically.
-    unique = {(r.repo, r.kind, r.period, r.lang): r for r in found}
-    return sorted(unique.values(), key=lambda r: (r.repo.lower(), r.kind, r.period, r.lang))
+            copies.setdefault((report.repo, report.kind, report.period, report.lang), []).append(
+                report
+            )
+    found = []
+    for group in copies.values():
+        # The newest wins; equal or unknown times fall back to the path, so the choice is
+        # the same on every build.
+        group.sort(key=lambda r: (generated_at(r.data) or _NEVER, str(r.path)))
+        chosen = group[-1]
+        found.append(chosen)
+        for other in group[:-1]:
+            if warnings is not None and other.raw != chosen.raw:  # a true copy is harmless
+                warnings.append(
+                    f"two copies of the {chosen.kind} report {chosen.repo} {chosen.period} "
+                    f"({chosen.lang}): publishing {chosen.path} "
+                    f"(generated {_when(chosen)}), not {other.path} (generated {_when(other)})"
+                )
+    return sorted(found, key=lambda r: (r.repo.lower(), r.kind, r.period, r.lang))
+
+
+_NEVER = datetime.min.replace(tzinfo=UTC)
+
+
+def _when(r: ReportFile) -> str:
+    moment = generated_at(r.data)
+    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC") if moment else "at an unknown time"
