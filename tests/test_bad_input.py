@@ -495,6 +495,7 @@ def _invocations(tmp_path: Path, db: str) -> dict[str, tuple[list[str], int, tup
             ("nope.toml",),
         ),
         "not a database URL": (["--db", "nonsense", "repos"], 2, ("invalid database URL",)),
+        "run with no [[repos]]": (["run"], 2, ("no repositories to run",)),
         # runtime: a well-formed command that could not be carried out
         "repository not in the store": (
             ["stats", "nobody/here", "--date", "2026-02-24"],
@@ -528,6 +529,7 @@ CASES = [
     "--since with --git",
     "config file not found",
     "not a database URL",
+    "run with no [[repos]]",
     "repository not in the store",
     "snapshot not found",
     "damaged snapshot",

@@ -29,7 +29,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from tidings import __version__, console
 from tidings.config import REPO_NAME, Config, load_config
-from tidings.errors import InvocationError, TidingsError
+from tidings.errors import ConfigError, InvocationError, TidingsError
 from tidings.facts.stats import DEFAULT_DEPTH, DEFAULT_TOP
 from tidings.store import Store, default_db_url
 
@@ -652,7 +652,7 @@ def run_cmd(
     state = _state(ctx)
     cfg = state.config()
     if not cfg.repos:
-        raise TidingsError(
+        raise ConfigError(
             "no repositories to run: tidings.toml has no [[repos]]",
             'add one, e.g. [[repos]] name = "OWNER/REPO" (or pass --config FILE)',
         )
