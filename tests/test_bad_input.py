@@ -450,6 +450,8 @@ def test_default_store_folder_is_created(run: Runner, tmp_path: Path) -> None:  
 def _invocations(tmp_path: Path, db: str) -> dict[str, tuple[list[str], int, tuple[str, ...]]]:
     bad_snapshot = tmp_path / "bad.jsonl"
     bad_snapshot.write_text('{"type": "header"\n', encoding="utf-8")
+    no_repos = tmp_path / "no-repos.toml"
+    no_repos.write_text('[github]\ntoken_env = "GITHUB_TOKEN"\n', encoding="utf-8")
     return {
         # usage: the command line or the config file is wrong as written
         "unknown option": (["repos", "--colour"], 2, ("--colour", "--help")),
@@ -495,7 +497,11 @@ def _invocations(tmp_path: Path, db: str) -> dict[str, tuple[list[str], int, tup
             ("nope.toml",),
         ),
         "not a database URL": (["--db", "nonsense", "repos"], 2, ("invalid database URL",)),
-        "run with no [[repos]]": (["run"], 2, ("no repositories to run",)),
+        "run with no [[repos]]": (
+            ["--config", str(no_repos), "run"],
+            2,
+            ("no repositories to run",),
+        ),
         # runtime: a well-formed command that could not be carried out
         "repository not in the store": (
             ["stats", "nobody/here", "--date", "2026-02-24"],
