@@ -30,3 +30,6 @@ def write_atomic(path: Path, text: str | bytes) -> None:
         Path(tmp).unlink(missing_ok=True)
         fix = "free some disk space" if exc.errno == 28 else "choose a writable --out location"
         raise TidingsError(f"cannot write {path}: {exc.strerror}", fix) from exc
+    except BaseException:  # Ctrl-C mid-write: no temp file left behind
+        Path(tmp).unlink(missing_ok=True)
+        raise

@@ -23,6 +23,7 @@ import os
 import tempfile
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
+from contextlib import closing
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from functools import lru_cache
@@ -84,9 +85,13 @@ class Output:
                 return
             path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-            os.replace(tmp, path)
+            try:
+                with os.fdopen(fd, "wb") as handle:
+                    handle.write(data)
+                os.replace(tmp, path)
+            except BaseException:  # a full disk or Ctrl-C: no temp file left to publish
+                Path(tmp).unlink(missing_ok=True)
+                raise
         except OSError as exc:
             raise TidingsError(
                 f"cannot write {path}: {exc.strerror}", "choose a writable --out folder"
@@ -333,11 +338,11 @@ class SiteBuilder:
 
     def make_pdfs(self, progress: Progress | None) -> None:
         jobs = self.pdf_jobs
-        results = render_pdfs([html for _, html in jobs])
-        for done, ((rel, _), data) in enumerate(zip(jobs, results, strict=True), start=1):
-            self.output.put(rel, data)
-            if progress:
-                progress("PDF", done, len(jobs))
+        with closing(render_pdfs([html for _, html in jobs])) as results:
+            for done, ((rel, _), data) in enumerate(zip(jobs, results, strict=True), start=1):
+                self.output.put(rel, data)
+                if progress:
+                    progress("PDF", done, len(jobs))
         self.result.pdfs_made = len(jobs)
 
     # -- project pages --------------------------------------------------------------------

@@ -18,12 +18,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Generator, Sequence
+from contextlib import closing
 from pathlib import Path
 
 from tidings.outputs import write_atomic
 from tidings.site.sources import ReportFile, kind_spec, parse_report, read_report
+from tidings.workers import process_pool
 
 Progress = Callable[[str, int, int | None], None]
 KEY_SUFFIX = ".pdf.key"
@@ -90,13 +91,15 @@ def _pdf_job(html: str) -> bytes:
     return html_to_pdf(html)
 
 
-def render_pdfs(htmls: Sequence[str]) -> Iterator[bytes]:
-    """PDFs of pages in order, made in parallel (one process per core) when there are several."""
+def render_pdfs(htmls: Sequence[str]) -> Generator[bytes, None, None]:
+    """PDFs of pages in order, made in parallel (one process per core) when there are several.
+
+    Close the iterator when stopping early (`contextlib.closing`): that ends the workers."""
     workers = min(len(htmls), os.cpu_count() or 1)
     if workers <= 1:
         yield from map(_pdf_job, htmls)
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with process_pool(workers) as pool:
         yield from pool.map(_pdf_job, htmls, chunksize=1)
 
 
@@ -112,11 +115,11 @@ def make_report_pdfs(paths: Sequence[Path], progress: Progress | None = None) ->
         key = pdf_key(html)
         if current_pdf(path, key) is None:
             due.append((path, key, html))
-    results = render_pdfs([html for _, _, html in due])
-    for done, ((path, key, _), data) in enumerate(zip(due, results, strict=True), start=1):
-        store_pdf(path, key, data)
-        if progress:
-            progress("PDF", done, len(due))
+    with closing(render_pdfs([html for _, _, html in due])) as results:
+        for done, ((path, key, _), data) in enumerate(zip(due, results, strict=True), start=1):
+            store_pdf(path, key, data)
+            if progress:
+                progress("PDF", done, len(due))
     return [pdf_path(path) for path, _, _ in due]
 
 
