@@ -384,9 +384,9 @@ def test_two_copies_publish_the_newest_with_a_warning(
 
 POOL = """\
 import time
-from tidings.site.pdfs import pdf_pool
+from tidings.workers import new_process_pool
 
-pool = pdf_pool(2)
+pool = new_process_pool(2)
 jobs = [pool.submit(time.sleep, 120) for _ in range(2)]
 while len(pool._processes) < 2:
     time.sleep(0.05)

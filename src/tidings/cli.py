@@ -16,7 +16,9 @@ Exit codes, everywhere (README: Exit codes):
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import sys
 import traceback
 from dataclasses import dataclass, field
@@ -743,6 +745,8 @@ def _usage_line(exc: UsageError) -> str:
 
 def main(argv: list[str] | None = None) -> NoReturn:
     """The console script: run the app and turn every failure into one line and an exit code."""
+    if argv is None:  # the process is ours (in-process callers pass argv and keep their handler)
+        signal.signal(signal.SIGINT, _first_ctrl_c)
     try:
         code = app(args=argv, prog_name="tidings", standalone_mode=False)
     except TidingsError as exc:
@@ -759,8 +763,7 @@ def main(argv: list[str] | None = None) -> NoReturn:
         console.error_line(exc.format_message())
         sys.exit(exc.exit_code)
     except (typer.Abort, KeyboardInterrupt):
-        console.error_line("interrupted")
-        sys.exit(130)
+        _exit_interrupted()
     except SQLAlchemyError as exc:
         reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
         console.error_line(
@@ -777,8 +780,35 @@ def main(argv: list[str] | None = None) -> NoReturn:
         console.error_line("internal error — please report it with the traceback above")
         sys.exit(70)
     if code == 130:  # Typer turns Ctrl-C into Exit(130) before we see it
-        console.error_line("interrupted")
+        _exit_interrupted()
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _first_ctrl_c(_signum: int, _frame: object) -> None:
+    # People press Ctrl-C twice. The first one stops the command; a second one arriving while
+    # it cleans up (ends PDF workers, removes temp files, closes the store) would cut that
+    # short with a traceback, or kill the process before its exit code. Ignore the rest.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise KeyboardInterrupt
+
+
+def _exit_interrupted() -> NoReturn:
+    """Ctrl-C: one line, exit 130, now."""
+    # A second Ctrl-C can cut a progress display's cleanup short: never leave the cursor hidden.
+    console.err.show_cursor(True)
+    console.error_line("interrupted")
+    from tidings.workers import busy_threads
+
+    if busy_threads():
+        # A model call still running in a worker thread would hold the interpreter at exit
+        # until it times out (a minute or more). Its answer is lost either way, and files are
+        # written atomically and the store commits whole batches, so skipping the exit
+        # handlers loses nothing a re-run needs.
+        with contextlib.suppress(OSError, ValueError):
+            sys.stdout.flush()
+            sys.stderr.flush()
+        os._exit(130)
+    sys.exit(130)
 
 
 if __name__ == "__main__":

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,6 +49,7 @@ from tidings.facts.trends import clusters
 from tidings.facts.watchlist import watchlist
 from tidings.store import Store
 from tidings.textsafe import clean
+from tidings.workers import thread_pool
 
 Slot = tuple[Any, ...]
 BATCH_CHARS = 14_000  # card characters per map call: ~4k tokens in, well inside 32k contexts
@@ -180,7 +180,7 @@ class Analyst:
             return out  # a quiet window is one factual line; nothing for a model to add
         pr_cards = _pr_cards(facts)
         hot_cards = [hot_card(data, d, repo) for d in hot]
-        with ThreadPoolExecutor(self.max_concurrency) as pool:
+        with thread_pool(self.max_concurrency) as pool:
             # All map batches at once (PR and thread cards are independent), then the sections.
             calls = self._map(out, facts, "pr", pr_cards, PRBatch, ITEM_TOKENS, self._take_pr)
             calls += self._map(out, facts, "hot", hot_cards, HotBatch, HOT_TOKENS, self._take_hot)
@@ -221,7 +221,7 @@ class Analyst:
         for k, day in enumerate(days):
             cards = [card for n, (j, card) in sorted(chosen.items()) if j == k]
             calls += self._map(out, day, "pr", cards, PRBatch, ITEM_TOKENS, self._take_pr)
-        with ThreadPoolExecutor(self.max_concurrency) as pool:
+        with thread_pool(self.max_concurrency) as pool:
             list(pool.map(lambda call: call(), calls))
         if summary is not None and summary.get("merged_prs"):
             payload = dict(summary)

@@ -23,6 +23,7 @@ import os
 import stat
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
+from contextlib import closing
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from functools import lru_cache
@@ -373,11 +374,11 @@ class SiteBuilder:
 
     def make_pdfs(self, progress: Progress | None) -> None:
         jobs = self.pdf_jobs
-        results = render_pdfs([html for _, html in jobs])
-        for done, ((rel, _), data) in enumerate(zip(jobs, results, strict=True), start=1):
-            self.output.put(rel, data)
-            if progress:
-                progress("PDF", done, len(jobs))
+        with closing(render_pdfs([html for _, html in jobs])) as results:
+            for done, ((rel, _), data) in enumerate(zip(jobs, results, strict=True), start=1):
+                self.output.put(rel, data)
+                if progress:
+                    progress("PDF", done, len(jobs))
         self.result.pdfs_made = len(jobs)
 
     # -- project pages --------------------------------------------------------------------

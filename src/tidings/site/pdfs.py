@@ -15,20 +15,16 @@ own hash, so a PDF replaced or cut short on disk is not trusted either.
 
 from __future__ import annotations
 
-import ctypes
 import hashlib
 import json
 import os
-import signal
-import sys
-import threading
-import time
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Generator, Sequence
+from contextlib import closing
 from pathlib import Path
 
 from tidings.outputs import write_atomic
 from tidings.site.sources import ReportFile, kind_spec, parse_report, read_report
+from tidings.workers import process_pool
 
 Progress = Callable[[str, int, int | None], None]
 KEY_SUFFIX = ".pdf.key"
@@ -95,61 +91,15 @@ def _pdf_job(html: str) -> bytes:
     return html_to_pdf(html)
 
 
-PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+def render_pdfs(htmls: Sequence[str]) -> Generator[bytes, None, None]:
+    """PDFs of pages in order, made in parallel (one process per core) when there are several.
 
-
-def _follow_parent(parent: int) -> None:
-    """A PDF worker's initializer: exit when the process that started the pool dies.
-
-    Workers hold ~250 MB each and, once their parent is killed (kill -9 of `tidings run`),
-    would otherwise live on until their queue pipe breaks, which a worker busy in WeasyPrint
-    or blocked on its queue does not notice. On Linux the kernel kills the worker as its
-    parent dies (PR_SET_PDEATHSIG: it fires when the forking thread exits, and the thread
-    that starts the pool is blocked in it until the pool shuts down). Everywhere, a daemon
-    thread checks twice a second that the parent is still there, which also covers a parent
-    that died before the signal was armed."""
-    if sys.platform == "linux":
-        try:
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        except (OSError, AttributeError):
-            pass
-    started_under = os.getppid()
-
-    def watch() -> None:
-        while True:
-            if os.getppid() != started_under or not _alive(parent):
-                os._exit(1)
-            time.sleep(0.5)
-
-    watch_parent = threading.Thread(target=watch, name="tidings-parent-watch", daemon=True)
-    watch_parent.start()
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True  # exists, owned by someone else (a reused number: getppid() tells)
-    return True
-
-
-def pdf_pool(workers: int) -> ProcessPoolExecutor:
-    """A pool of PDF workers that exit when this process dies."""
-    return ProcessPoolExecutor(
-        max_workers=workers, initializer=_follow_parent, initargs=(os.getpid(),)
-    )
-
-
-def render_pdfs(htmls: Sequence[str]) -> Iterator[bytes]:
-    """PDFs of pages in order, made in parallel (one process per core) when there are several."""
+    Close the iterator when stopping early (`contextlib.closing`): that ends the workers."""
     workers = min(len(htmls), os.cpu_count() or 1)
     if workers <= 1:
         yield from map(_pdf_job, htmls)
         return
-    with pdf_pool(workers) as pool:
+    with process_pool(workers) as pool:
         yield from pool.map(_pdf_job, htmls, chunksize=1)
 
 
@@ -165,11 +115,11 @@ def make_report_pdfs(paths: Sequence[Path], progress: Progress | None = None) ->
         key = pdf_key(html)
         if current_pdf(path, key) is None:
             due.append((path, key, html))
-    results = render_pdfs([html for _, _, html in due])
-    for done, ((path, key, _), data) in enumerate(zip(due, results, strict=True), start=1):
-        store_pdf(path, key, data)
-        if progress:
-            progress("PDF", done, len(due))
+    with closing(render_pdfs([html for _, _, html in due])) as results:
+        for done, ((path, key, _), data) in enumerate(zip(due, results, strict=True), start=1):
+            store_pdf(path, key, data)
+            if progress:
+                progress("PDF", done, len(due))
     return [pdf_path(path) for path, _, _ in due]
 
 
