@@ -60,17 +60,16 @@ def write_error(path: Path, exc: OSError, fix: str = "choose a writable location
     return TidingsError(f"cannot write {path}: {exc.strerror or exc}", fix)
 
 
-def create_temp(directory: Path, name: str) -> tuple[int, Path]:
-    """A new empty file in `directory` named after `name`, open for writing: (fd, path)."""
+def temp_name(directory: Path, name: str) -> Path:
+    """A fresh temporary name in `directory` for a file about to be written as `name`."""
+    return directory / f".{name}.{secrets.token_hex(4)}{TEMP_SUFFIX}"
+
+
+def open_temp(tmp: Path) -> int:
+    """Create `tmp` (which must not exist) for writing, with the umask applied: its fd."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
     flags |= getattr(os, "O_BINARY", 0)
-    for _ in range(100):
-        tmp = directory / f".{name}.{secrets.token_hex(4)}{TEMP_SUFFIX}"
-        try:
-            return os.open(tmp, flags, 0o666), tmp
-        except FileExistsError:
-            continue
-    raise FileExistsError(errno.EEXIST, "no free temporary file name", str(directory))
+    return os.open(tmp, flags, 0o666)
 
 
 class _Sink:
@@ -99,11 +98,18 @@ def atomic_file(
     `durable`: fsync before the rename (a site build skips it for its thousands of pages:
     a killed process loses nothing the page cache holds, and the site is swapped in whole).
     `shown`: the path errors name, when `path` is a staging copy of it."""
+    # The name is chosen before the file exists and the cleanup below covers its creation: a
+    # Ctrl-C landing just after the file appears still removes it.
+    tmp = temp_name(path.parent, path.name)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = create_temp(path.parent, path.name)
-    except OSError as exc:
-        raise write_error(shown or path, exc, fix) from exc
+        fd = open_temp(tmp)
+    except BaseException as exc:
+        if not isinstance(exc, FileExistsError):  # a name clash: that file is not ours
+            tmp.unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise write_error(shown or path, exc, fix) from exc
+        raise
     try:
         try:
             yield _Sink(fd)
