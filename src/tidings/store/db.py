@@ -151,9 +151,15 @@ class Store:
         if found is not None or not create:
             return found
         owner, _, name = full_name.partition("/")
-        return conn.execute(
-            t.insert().values(full_name=full_name, url=f"https://github.com/{owner}/{name}")
-        ).inserted_primary_key[0]
+        insert = postgresql.insert if self.dialect == "postgresql" else sqlite.insert
+        # Another process may add the same repository between our look-up and this insert (two
+        # imports at once): let its row stand, then read it back, rather than fail.
+        conn.execute(
+            insert(t)
+            .values(full_name=full_name, url=f"https://github.com/{owner}/{name}")
+            .on_conflict_do_nothing(index_elements=["full_name"])
+        )
+        return self.repo_id(conn, full_name)
 
     def require_repo(self, conn: Connection, full_name: str) -> int:
         found = self.repo_id(conn, full_name)

@@ -39,14 +39,14 @@ _POLL = 0.25
 
 def _busy(full_name: str, wait: float) -> StoreError:
     return StoreError(
-        f"another tidings sync of {full_name} is running (waited {wait:.0f} s for it)",
+        f"another tidings sync of {full_name} is running (waited {wait:g} s for it)",
         "wait for it to finish, then re-run",
     )
 
 
 def _waiting(full_name: str, wait: float) -> None:
     log.warning(
-        "another tidings sync of %s is running; waiting up to %.0f s for it to finish",
+        "another tidings sync of %s is running; waiting up to %g s for it to finish",
         full_name,
         wait,
     )
