@@ -368,6 +368,11 @@ def test_another_applications_database_is_refused_untouched(
     assert "is not a tidings store" in message and "'customers'" in message
     assert "new SQLite file or an empty PostgreSQL database" in message
     assert _tables(db_url) == {"customers"}  # nothing of ours was added
+    if db_url.startswith("sqlite"):  # nor the lasting WAL journal mode
+        engine = sa.create_engine(db_url)
+        with engine.connect() as conn:
+            assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "delete"
+        engine.dispose()
 
     code, err = _run(capsys, "--db", db_url, "repos")
     assert code == 1

@@ -34,12 +34,11 @@ def _safe_url(url: str) -> str:
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    # Per connection only: the lasting journal mode is set once the database is known to be a
+    # tidings store (Store.open), so a refused database is left exactly as it was.
     cur = dbapi_conn.cursor()
-    # The busy timeout first: switching a new file to WAL takes a lock that several processes
-    # opening one fresh store at once contend for.
     cur.execute("PRAGMA busy_timeout=30000")
     cur.execute("PRAGMA foreign_keys=ON")
-    cur.execute("PRAGMA journal_mode=WAL")
     cur.execute("PRAGMA synchronous=NORMAL")
     cur.close()
 
@@ -111,6 +110,11 @@ class Store:
         if migrate:
             try:
                 store.migrate()
+                if store.dialect == "sqlite":
+                    # Readers never wait for a writer (reports during a sync). Lasting, so
+                    # already set after the first open: then a no-op.
+                    with engine.connect() as conn:
+                        conn.exec_driver_sql("PRAGMA journal_mode=WAL")
             except BaseException:
                 engine.dispose()
                 raise
