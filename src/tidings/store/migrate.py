@@ -67,6 +67,7 @@ def _script() -> ScriptDirectory:
     return ScriptDirectory.from_config(alembic_config())
 
 
+@cache
 def known_revisions() -> frozenset[str]:
     return frozenset(rev.revision for rev in _script().walk_revisions())
 
