@@ -40,8 +40,9 @@ class Clone:
             "GIT_AUTHOR_EMAIL": "wei@example.com",
             "GIT_COMMITTER_NAME": "GitHub",
             "GIT_COMMITTER_EMAIL": "noreply@github.com",
-            "GIT_AUTHOR_DATE": f"{self.clock} +0800",
-            "GIT_COMMITTER_DATE": f"{self.clock} +0800",
+            # "@": a raw Unix time, which git otherwise reads only up to a certain size.
+            "GIT_AUTHOR_DATE": f"@{self.clock} +0800",
+            "GIT_COMMITTER_DATE": f"@{self.clock} +0800",
         }
         done = subprocess.run(
             ["git", "-C", str(self.path), "-c", "commit.gpgsign=false", *args],
@@ -264,3 +265,46 @@ def test_a_failing_git_log_leaves_no_cursor(clone: Clone, store: Store, monkeypa
         assert store.get_cursor(conn, store.require_repo(conn, REPO), "git") is None
     monkeypatch.setattr(git_source, "log_command", real)
     assert sync_git(store, REPO, clone.path).prs == 4  # the next run reads everything again
+
+
+def test_out_of_range_commits_are_skipped_with_a_note_and_the_rest_synced(
+    clone: Clone, db_url: str
+) -> None:
+    """A PR number or a date the store cannot hold is one note naming the commit; it used to
+    fail every git sync for good (PostgreSQL: integer out of range; any: a traceback)."""
+    clone.write("engine/a.py", "a = 1\n")
+    huge = clone.commit("[Misc] Number too big (#3000000000)")
+    saved = clone.clock
+    # commit() adds an hour first. 9999-12-31T23:59:59Z is year 10000 at +08:00, which git
+    # prints and no datetime holds; 2100-01-01T00:00:00Z parses but is past the store's range.
+    clone.clock = 253_402_300_799 - 3600
+    clone.write("engine/b.py", "b = 1\n")
+    year_10000 = clone.commit("[Misc] From year 10000 (#15)")
+    clone.clock = 4_102_444_800 - 3600
+    clone.write("engine/c.py", "c = 1\n")
+    year_2100 = clone.commit("[Misc] From 2100 (#16)")
+    clone.clock = saved
+    clone.write("engine/d.py", "d = 1\n")
+    clone.commit("[Misc] Fine (#17)")
+
+    store = Store.open(db_url)
+    try:
+        report = sync_git(store, REPO, clone.path)
+        assert (report.prs, report.rejected, report.skipped) == (5, 3, 1)
+        assert sorted(_items(store)) == [11, 12, 13, 14, 17]
+        assert report.notes == [
+            f"commit {year_2100[:12]} (PR #16) skipped: created_at 2100-01-01T00:00:00Z is out "
+            "of range (the store holds years 1970–2099)",
+            f"commit {year_10000[:12]} (PR #15) skipped: its date 10000-01-01T07:59:59+08:00 is "
+            "out of range (the store holds years 1970–2099)",
+            f"commit {huge[:12]} (PR #3000000000) skipped: number 3000000000 is out of range "
+            "(the store holds -2147483648 to 2147483647)",
+        ]
+        # The next sync goes on from there: the bad commits are behind the cursor.
+        clone.write("engine/e.py", "e = 1\n")
+        clone.commit("[Misc] Later (#18)")
+        again = sync_git(store, REPO, clone.path)
+        assert again.incremental and (again.prs, again.rejected) == (1, 0)
+        assert sorted(_items(store)) == [11, 12, 13, 14, 17, 18]
+    finally:
+        store.close()

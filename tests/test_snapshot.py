@@ -149,6 +149,40 @@ BAD = {
     "empty file": (lambda ls: [], 1, "empty file"),
     "header disagrees": (_renamed_in_header, 2, "not where the header lists it"),
     "duplicate record": (lambda ls: [*ls[:3], ls[2], *ls[4:]], 4, "duplicate item"),
+    # Values the store cannot hold: PostgreSQL failed mid-import on them with a bare driver
+    # error, SQLite with a traceback (OverflowError), or they were stored and broke later reads.
+    "comment id above 2**63": (
+        lambda ls: [*ls[:4], _edit_field(ls[4], id=2**63), *ls[5:]],
+        5,
+        "comment record id 9223372036854775808 is out of range",
+    ),
+    "PR number above 2**31": (
+        lambda ls: [*ls[:3], _edit_field(ls[3], number=3_000_000_000), *ls[4:]],
+        4,
+        "item record number 3000000000 is out of range",
+    ),
+    "line number above 2**31": (
+        lambda ls: [*ls[:6], _edit_field(ls[6], original_line=2**31), *ls[7:]],
+        7,
+        "review_comment record original_line 2147483648 is out of range",
+    ),
+    "year 9999": (
+        lambda ls: [*ls[:2], _edit_field(ls[2], updated_at="9999-12-31T23:59:59Z"), *ls[3:]],
+        3,
+        "item record updated_at 9999-12-31T23:59:59Z is out of range",
+    ),
+    "year 10000 once in UTC": (
+        lambda ls: [*ls[:4], _edit_field(ls[4], created_at="9999-12-31T23:59:59-01:00"), *ls[5:]],
+        5,
+        "comment record field 'created_at': Value error, timestamp 9999-12-31T23:59:59-01:00 is "
+        "out of range",
+    ),
+    "before 1970": (
+        lambda ls: [*ls[:5], _edit_field(ls[5], submitted_at="1969-12-31T23:59:59Z"), *ls[6:]],
+        6,
+        "review record submitted_at 1969-12-31T23:59:59Z is out of range (the store holds years "
+        "1970–2099)",
+    ),
 }
 
 
@@ -186,6 +220,32 @@ def test_malformed_snapshot_leaves_store_unchanged(
     after = tmp_path / "after.jsonl"
     export_snapshot(filled, None, after)
     assert _body(after) == _body(before)
+
+
+def test_the_extreme_values_the_store_holds_round_trip(
+    store: Store, rec: Records, tmp_path: Path
+) -> None:
+    """The limits are the columns' own: the largest and smallest values import and come back
+    exactly, on both backends."""
+    source = Store.open(f"sqlite:///{tmp_path / 'source.db'}")
+    top = 2**31 - 1
+    seed(
+        source,
+        [
+            rec.repo(),
+            rec.issue(top, "1970-01-01T00:00:00Z", updated_at="2099-12-31T23:59:59Z"),
+            rec.comment(top, "2099-12-31T23:59:59Z", id=2**63 - 1),
+            rec.review(top, "1970-01-01T00:00:00Z", id=-(2**63), comments_count=top),
+            rec.review_comment(top, id=1, line=-(2**31), review_id=2**63 - 1),
+        ],
+    )
+    first = tmp_path / "first.jsonl"
+    export_snapshot(source, None, first)
+    source.close()
+    import_snapshot(store, first)
+    second = tmp_path / "second.jsonl"
+    export_snapshot(store, None, second)
+    assert _body(second) == _body(first)
 
 
 @pytest.mark.postgres

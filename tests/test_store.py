@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import sqlalchemy as sa
 
 from tests.factories import Records, seed, ts
@@ -119,3 +120,50 @@ def test_rolled_back_transaction_leaves_nothing(store: Store, rec: Records) -> N
     except RuntimeError:
         pass
     assert len(_dump(store)) == 1
+
+
+def test_a_value_the_store_cannot_hold_is_named_in_one_line(store: Store, rec: Records) -> None:
+    """The last guard for every writer (the GitHub sync included): a StoreError naming the row,
+    not PostgreSQL's bare "integer out of range" or SQLite's OverflowError traceback."""
+    from tidings.errors import StoreError
+
+    seed(store, [rec.repo(), rec.issue(1)])
+    cases = [
+        (schema.items, rec.issue(3_000_000_000), "items number=3000000000: number 3000000000"),
+        (schema.comments, rec.comment(1, id=2**64), f"comments id={2**64}: id {2**64}"),
+        (
+            schema.items,
+            rec.issue(2, updated_at="9999-12-31T23:59:59Z"),
+            "items number=2: updated_at 9999-12-31T23:59:59Z",
+        ),
+    ]
+    for table, record, named in cases:
+        with pytest.raises(StoreError) as info, store.begin() as conn:
+            row = r.to_row(record) | {"repo_id": store.require_repo(conn, "acme/widgets")}
+            store.upsert(conn, table, [row])
+        assert info.value.one_line().startswith(f"cannot store {named} is out of range")
+    assert len(_dump(store)) == 2  # nothing written
+
+
+@pytest.mark.postgres
+def test_postgres_reads_late_times_back_whatever_the_server_time_zone(
+    pg_url: str, rec: Records
+) -> None:
+    """A server set to Asia/Shanghai handed 9999-12-31T23:59:59Z back as year 10000, which no
+    datetime holds: every read of such a row (reports, export, sync) failed. Sessions are UTC."""
+    store = Store.open(pg_url)
+    repo_id = seed(store, [rec.repo(), rec.issue(1)])
+    with store.begin() as conn:  # as a store written before the range check could hold it
+        conn.execute(
+            sa.text("UPDATE items SET closed_at = '9999-12-31T23:59:59Z' WHERE number = 1")
+        )
+    store.close()
+    url = sa.make_url(pg_url)
+    options = f"{url.query['options']} -ctimezone=Asia/Shanghai"
+    eastern = Store.open(url.update_query_dict({"options": options}).render_as_string(False))
+    try:
+        with eastern.engine.connect() as conn:
+            item = next(x for x in read_records(conn, repo_id) if isinstance(x, r.ItemRecord))
+        assert item.closed_at == ts("9999-12-31T23:59:59Z")
+    finally:
+        eastern.close()

@@ -20,7 +20,12 @@ def _utc(value: datetime | None) -> datetime | None:
         return None
     if value.tzinfo is None:
         raise ValueError("timestamp must carry a timezone (e.g. 2026-02-24T03:31:00Z)")
-    return value.astimezone(UTC).replace(microsecond=0)
+    try:
+        return value.astimezone(UTC).replace(microsecond=0)
+    except OverflowError:
+        # 9999-12-31T23:59:59-01:00 is in year 10000 in UTC: a ValueError lets the caller
+        # name the field, where an OverflowError would escape as a traceback.
+        raise ValueError(f"timestamp {value.isoformat()} is out of range") from None
 
 
 UTCTime = Annotated[datetime, AfterValidator(_utc)]

@@ -26,6 +26,7 @@ from tidings.errors import SnapshotError
 from tidings.outputs import atomic_file, write_error
 from tidings.store import schema
 from tidings.store.db import Store
+from tidings.store.limits import row_problem
 from tidings.store.rows import TABLES, read_records, update_repository, write_records
 
 FORMAT = "tidings-snapshot"
@@ -187,6 +188,9 @@ class _Reader:
                 record = cls.model_validate_json(text, strict=True)
             except ValidationError as exc:
                 raise self.fail(line_no, _validation_problem(kind, exc)) from exc
+            if kind in TABLES and (problem := row_problem(TABLES[kind], vars(record))):
+                # Refused like any other flaw (all or nothing), before the store sees it.
+                raise self.fail(line_no, f"{kind} record {problem}")
             if isinstance(record, r.RepositoryRecord):
                 if current is not None:
                     self._check_count(line_no, section_line, current, seen, expected)

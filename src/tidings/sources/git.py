@@ -32,6 +32,7 @@ import sqlalchemy as sa
 from tidings.errors import SourceError
 from tidings.records import GIT_AUTHOR, ItemRecord, PRFileRecord, to_row
 from tidings.store import Store, schema
+from tidings.store.limits import TIME_RANGE, row_problem
 
 Progress = Callable[[str, int, int | None], None]
 
@@ -40,8 +41,9 @@ STREAM = "git"  # sync_state stream holding the newest commit read
 PATCH_MAX_CHARS = 32_000
 BATCH = 500  # commits per store transaction
 
-_SQUASH = re.compile(r"\s*\(#(\d+)\)\s*$")
-_MERGE = re.compile(r"^Merge pull request #(\d+) from \S+")
+# At most 20 digits: a longer run is no PR reference, and int() of thousands of digits fails.
+_SQUASH = re.compile(r"\s*\(#(\d{1,20})\)\s*$")
+_MERGE = re.compile(r"^Merge pull request #(\d{1,20}) from \S+")
 # Field separator and record start in the --format below; they never occur in messages in
 # practice, and patch lines never start with one (each has a +, -, space or header prefix).
 _FS, _RS = b"\x1f", b"\x1e"
@@ -102,6 +104,9 @@ class GitCommit:
     parents: list[str]
     message: str
     files: list[GitFile] = field(default_factory=list)
+    # A date no datetime can hold, as git printed it (git takes years past 9999); the two
+    # times are then the epoch, and the sync skips the commit with a note.
+    bad_date: str | None = None
 
     @property
     def subject(self) -> str:
@@ -156,8 +161,11 @@ def _unquote(path: str) -> str:
     return raw.decode("unicode_escape").encode("latin-1").decode("utf-8", errors="replace")
 
 
-def _time(value: str) -> datetime:
-    return datetime.fromisoformat(value).astimezone(UTC).replace(microsecond=0)
+def _time(value: str) -> datetime | None:
+    try:
+        return datetime.fromisoformat(value).astimezone(UTC).replace(microsecond=0)
+    except (ValueError, OverflowError):  # year 10000 and later, or past it once in UTC
+        return None
 
 
 def _numstat(block: bytes) -> list[GitFile]:
@@ -250,15 +258,21 @@ def parse_log(stream: Iterable[bytes]) -> Iterator[GitCommit]:
         files = _numstat(numstat)
         if patch:
             _apply_patch(files, patch)
+        authored_at, committed_at = _time(authored), _time(committed)
+        bad_date = None
+        if authored_at is None or committed_at is None:
+            bad_date = authored if authored_at is None else committed
+        epoch = datetime(1970, 1, 1, tzinfo=UTC)
         yield GitCommit(
             sha=sha,
             author_name=name,
             author_email=email,
-            authored_at=_time(authored),
-            committed_at=_time(committed),
+            authored_at=authored_at or epoch,
+            committed_at=committed_at or epoch,
             parents=parents.split(),
             message=message.strip("\n"),
             files=files,
+            bad_date=bad_date,
         )
 
 
@@ -331,6 +345,7 @@ class GitSyncReport:
     commits: int = 0  # first-parent commits read
     prs: int = 0  # of which merged PRs
     skipped: int = 0  # commits that are not PRs (direct pushes, the initial commit)
+    rejected: int = 0  # PR commits with a value the store cannot hold (see notes)
     items_written: int = 0  # PR items inserted or updated from git
     api_items_kept: int = 0  # PRs the API already holds: only their added lines were added
     pr_files: int = 0
@@ -373,6 +388,13 @@ def sync_git(
     path = Path(repo_path).expanduser()
     if not path.is_dir():
         raise SourceError(f"git clone {path} not found", "pass --git the folder of a local clone")
+    with store.sync_lock(full_name):
+        return _sync_git(store, full_name, path, progress, rev)
+
+
+def _sync_git(
+    store: Store, full_name: str, path: Path, progress: Progress | None, rev: str
+) -> GitSyncReport:
     head = _git(path, "rev-parse", "--verify", f"{rev}^{{commit}}")
     with store.begin() as conn:
         # Not created here: a clone with no PR merges must leave the store untouched.
@@ -472,6 +494,12 @@ def ingest(
         records = commit_records(commit)
         if records is None:
             report.skipped += 1
+        elif (problem := _out_of_range(commit, *records)) is not None:
+            # One bad commit must not stop every later git sync: note it and go on.
+            report.rejected += 1
+            report.notes.append(
+                f"commit {commit.sha[:12]} (PR #{records[0].number}) skipped: {problem}"
+            )
         else:
             # The newest merge of a number wins: git log prints newest first.
             batch.setdefault(records[0].number, records)
@@ -489,6 +517,15 @@ def ingest(
     tick("git commits", report.commits, report.commits)
     report.elapsed = time.monotonic() - started
     return report
+
+
+def _out_of_range(commit: GitCommit, item: ItemRecord, files: list[PRFileRecord]) -> str | None:
+    if commit.bad_date is not None:
+        return f"its date {commit.bad_date} is out of range (the store holds years {TIME_RANGE})"
+    problem = row_problem(schema.items, vars(item))
+    for record in files:
+        problem = problem or row_problem(schema.pr_files, vars(record))
+    return problem
 
 
 def _write(

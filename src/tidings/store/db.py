@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +16,7 @@ from sqlalchemy.exc import ArgumentError, OperationalError, SQLAlchemyError
 from tidings.errors import InvocationError, StoreError, hide_password, redact
 from tidings.records import now_utc
 from tidings.store import schema
+from tidings.store.limits import row_name, row_problem
 
 _CHUNK = 500
 
@@ -61,19 +62,36 @@ def _safe_url(url: str) -> str:
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    # Per connection only: the lasting journal mode is set once the database is known to be a
+    # tidings store (Store.open), so a refused database is left exactly as it was.
     cur = dbapi_conn.cursor()
-    cur.execute("PRAGMA foreign_keys=ON")
-    cur.execute("PRAGMA journal_mode=WAL")
-    cur.execute("PRAGMA synchronous=NORMAL")
     cur.execute("PRAGMA busy_timeout=30000")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute("PRAGMA synchronous=NORMAL")
     cur.close()
+
+
+def _postgres_utc(dbapi_conn: Any, _record: Any) -> None:
+    # Timestamps come back in the session's time zone; a server set to, say, Asia/Shanghai
+    # would hand back late-9999 times as year 10000, which no datetime can hold. UTC always
+    # reads back what was written.
+    autocommit = dbapi_conn.autocommit
+    dbapi_conn.autocommit = True
+    cur = dbapi_conn.cursor()
+    cur.execute("SET TIME ZONE 'UTC'")
+    cur.close()
+    dbapi_conn.autocommit = autocommit
 
 
 class Store:
     """A migrated database holding every repository tidings knows about."""
 
     def __init__(self, engine: Engine) -> None:
+        from tidings.store.locks import REPO_LOCK_WAIT
+
         self.engine = engine
+        # How long a sync waits for another sync of the same repository (store/locks.py).
+        self.lock_wait = REPO_LOCK_WAIT
 
     @classmethod
     def open(cls, url: str, *, migrate: bool = True) -> Store:
@@ -98,6 +116,8 @@ class Store:
             ) from exc
         if engine.dialect.name == "sqlite":
             sa.event.listen(engine, "connect", _sqlite_pragmas)
+        elif engine.dialect.name == "postgresql":
+            sa.event.listen(engine, "connect", _postgres_utc)
         store = cls(engine)
         try:
             with engine.connect():
@@ -110,7 +130,16 @@ class Store:
                 "check that the server is running and the URL (or --db / TIDINGS_DB) is right",
             ) from exc
         if migrate:
-            store.migrate()
+            try:
+                store.migrate()
+                if store.dialect == "sqlite":
+                    # Readers never wait for a writer (reports during a sync). Lasting, so
+                    # already set after the first open: then a no-op.
+                    with engine.connect() as conn:
+                        conn.exec_driver_sql("PRAGMA journal_mode=WAL")
+            except BaseException:
+                engine.dispose()
+                raise
         return store
 
     @property
@@ -124,6 +153,13 @@ class Store:
 
     def close(self) -> None:
         self.engine.dispose()
+
+    def sync_lock(self, full_name: str) -> AbstractContextManager[None]:
+        """Hold while syncing `full_name`: a second sync of it, in any process, waits up to
+        `lock_wait` seconds for this one and then fails with one line (store/locks.py)."""
+        from tidings.store.locks import repository_lock
+
+        return repository_lock(self.engine, full_name, self.lock_wait)
 
     @contextmanager
     def begin(self) -> Iterator[Connection]:
@@ -141,9 +177,15 @@ class Store:
         if found is not None or not create:
             return found
         owner, _, name = full_name.partition("/")
-        return conn.execute(
-            t.insert().values(full_name=full_name, url=f"https://github.com/{owner}/{name}")
-        ).inserted_primary_key[0]
+        insert = postgresql.insert if self.dialect == "postgresql" else sqlite.insert
+        # Another process may add the same repository between our look-up and this insert (two
+        # imports at once): let its row stand, then read it back, rather than fail.
+        conn.execute(
+            insert(t)
+            .values(full_name=full_name, url=f"https://github.com/{owner}/{name}")
+            .on_conflict_do_nothing(index_elements=["full_name"])
+        )
+        return self.repo_id(conn, full_name)
 
     def require_repo(self, conn: Connection, full_name: str) -> int:
         found = self.repo_id(conn, full_name)
@@ -163,10 +205,24 @@ class Store:
 
     # -- writes ---------------------------------------------------------------------------
 
+    @staticmethod
+    def check_rows(table: sa.Table, rows: Iterable[Mapping[str, Any]]) -> None:
+        """Refuse, naming the row, a value the store cannot hold (store/limits.py), rather than
+        fail in the driver. The last guard: the git sync skips such records with a note and
+        a snapshot import refuses them by line before they get here."""
+        for row in rows:
+            problem = row_problem(table, row)
+            if problem is not None:
+                raise StoreError(
+                    f"cannot store {row_name(table, row)}: {problem}",
+                    "the source sent a value tidings cannot keep; please report it",
+                )
+
     def upsert(self, conn: Connection, table: sa.Table, rows: Sequence[Mapping[str, Any]]) -> None:
         """Insert rows, replacing any row with the same primary key. Idempotent."""
         if not rows:
             return
+        self.check_rows(table, rows)
         key = [c.name for c in table.primary_key.columns]
         insert = postgresql.insert if self.dialect == "postgresql" else sqlite.insert
         stmt = insert(table)
@@ -188,6 +244,7 @@ class Store:
         rows: Sequence[Mapping[str, Any]],
     ) -> None:
         """Make a PR's complete child list (files, closing refs) exactly `rows`."""
+        self.check_rows(table, rows)
         conn.execute(table.delete().where(table.c.repo_id == repo_id, table.c.number == number))
         if rows:
             conn.execute(table.insert(), list(rows))

@@ -195,7 +195,9 @@ def sync_repository(
     started = time.monotonic()
     report = SyncReport(repository=full_name)
     try:
-        _Sync(store, client, owner, name, report, since, progress, verify, pr_batch).run()
+        # One sync per repository at a time, in any process: a second one waits (store/locks.py).
+        with store.sync_lock(full_name):
+            _Sync(store, client, owner, name, report, since, progress, verify, pr_batch).run()
     finally:
         after = client.stats.to_dict()
         for key in ("rest_requests", "graphql_requests", "not_modified", "retries", "waits"):
