@@ -24,8 +24,13 @@ Records are normalised on the way in to what GitHub would report (node ids and u
 zero reactions dropped, PR-only fields cleared on issues, PR refs and sizes defaulted), so
 `records_of` is exactly what a faithful client can read back.
 
-GraphQL queries are executed for real by graphql-core against `github_schema.graphql`, a subset
-of GitHub's public schema with the same names, nullability and connection shapes.
+GraphQL queries are validated and executed for real by graphql-core against GitHub's real public
+schema, read from ../shared at run time (`schema()`, tests/servers/real_schema.py): a query GitHub
+would refuse is refused here with GraphQL's own message. A field of the real schema the fake has
+no data for resolves to null (an error where the field is non-null), never to invented data.
+Where ../shared is absent, `github_schema.graphql` stands in, a hand-written subset with the same
+names, nullability and connection shapes (tests/test_github_real_schema.py holds it to the real
+one).
 """
 
 from __future__ import annotations
@@ -35,10 +40,12 @@ import binascii
 import contextlib
 import hashlib
 import json
+import os
 import re
 import socket
 import threading
 import time
+import warnings
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -66,6 +73,8 @@ from graphql import (
 )
 
 from tests.servers.loopback import LoopbackHandler, LoopbackServer
+from tests.servers.real_schema import real_schema, schema_path
+from tests.shared import SHARED_ENV
 from tidings import records as r
 
 __all__ = [
@@ -75,6 +84,7 @@ __all__ = [
     "LoggedRequest",
     "Request",
     "records_of",
+    "schema",
 ]
 
 Api = Literal["rest", "graphql"]
@@ -152,18 +162,38 @@ GHOST = {
     "type": "User",
     "site_admin": False,
 }
-SCHEMA_PATH = Path(__file__).with_name("github_schema.graphql")
+SUBSET_PATH = Path(__file__).with_name("github_schema.graphql")
 
-_SCHEMA: GraphQLSchema | None = None
-_SCHEMA_LOCK = threading.Lock()
+_SUBSET: GraphQLSchema | None = None
+_SUBSET_LOCK = threading.Lock()
+
+
+def schema() -> tuple[GraphQLSchema, Literal["real", "subset"]]:
+    """The schema queries are validated and executed against, and which one it is.
+
+    GitHub's real public schema (../shared, see tests/servers/real_schema.py) whenever it is
+    there: a query GitHub would refuse is refused here too. Without it the hand-written subset
+    stands in, with a warning; under CI=true its absence is an error instead.
+    """
+    real = real_schema()
+    if real is not None:
+        return real, "real"
+    reason = (
+        f"{schema_path()} is absent, so the fake GitHub checks GraphQL queries against its "
+        f"hand-written subset, not GitHub's real schema (set {SHARED_ENV} to the shared folder)"
+    )
+    if os.environ.get("CI") == "true":
+        raise RuntimeError(f"{reason}; CI=true requires it")
+    global _SUBSET
+    with _SUBSET_LOCK:
+        if _SUBSET is None:
+            warnings.warn(reason, stacklevel=2)
+            _SUBSET = build_schema(SUBSET_PATH.read_text(encoding="utf-8"))
+        return _SUBSET, "subset"
 
 
 def _schema() -> GraphQLSchema:
-    global _SCHEMA
-    with _SCHEMA_LOCK:
-        if _SCHEMA is None:
-            _SCHEMA = build_schema(SCHEMA_PATH.read_text(encoding="utf-8"))
-        return _SCHEMA
+    return schema()[0]
 
 
 # -- small helpers ----------------------------------------------------------------------------
@@ -518,6 +548,9 @@ class FakeGitHub:
     def start(self) -> FakeGitHub:
         if self._server is not None:
             return self
+        # Built here, once a process, not inside the first request (where its second or so
+        # would eat a client's timeout); and a CI run without the real schema stops here.
+        _schema()
         self._stopping.clear()
         server = _Server(("127.0.0.1", 0), _Handler)
         server.fake = self
