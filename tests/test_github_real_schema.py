@@ -29,13 +29,15 @@ from graphql import (
 
 from tests.factories import Records
 from tests.servers import github as fake_github
-from tests.servers.github import SUBSET_PATH, FakeGitHub, Request
+from tests.servers.github import SUBSET_PATH, FakeGitHub, Request, records_of
 from tests.servers.real_schema import build, real_schema, schema_path
 from tests.shared import SHARED_ENV, shared_or_skip
 from tidings.config import GitHubConfig
 from tidings.sources.github import queries
+from tidings.sources.github.client import GitHubClient
 from tidings.sources.github.sync import sync_repository
 from tidings.store import Store
+from tidings.store.rows import read_records
 
 TOKEN = "test-token"
 
@@ -235,3 +237,103 @@ def test_missing_shared_schema_skips_with_a_reason_but_fails_under_ci(
     monkeypatch.setenv("CI", "true")
     with pytest.raises(pytest.fail.Exception, match="CI=true requires it"):
         shared_or_skip(absent, "a test")
+
+
+# -- shapes real GitHub sends that the fake's defaults do not ------------------------------------
+
+
+def _shapes_records() -> list[Any]:
+    rec = Records()
+    return [
+        rec.repo("o/r"),
+        rec.issue(1, labels=["bug", "good first issue"]),
+        rec.issue(2, author=None, author_type=None),  # a deleted account
+        rec.comment(1, author=None, author_type=None),
+        # One app, seen by REST (its comment) and by GraphQL (its review and its PR).
+        rec.comment(1, author="coderabbitai[bot]", author_type="Bot"),
+        rec.pr(3, author="renovate[bot]", author_type="Bot", labels=["deps"]),
+        rec.review(3, id=3_000_000_001, author="coderabbitai[bot]", author_type="Bot"),
+        rec.review(3, id=77, author=None, author_type=None, state="COMMENTED"),
+        rec.pr(4),
+        rec.review(4, id=78),
+    ]
+
+
+def _sync_fake(store: Store, gh: FakeGitHub) -> Any:
+    client = GitHubClient(
+        gh.api_url, gh.graphql_url, TOKEN, max_retries=2, sleep=lambda _s: None, backoff_base=0
+    )
+    gh.reset_log()
+    with client:
+        return sync_repository(
+            store,
+            "o/r",
+            github=GitHubConfig(api_url=gh.api_url, graphql_url=gh.graphql_url),
+            token=TOKEN,
+            client=client,
+        )
+
+
+def _stored(store: Store) -> list[str]:
+    with store.begin() as conn:
+        rows = list(read_records(conn, store.require_repo(conn, "o/r")))
+    return sorted(_plain(x) for x in rows if x.type != "sync_state")  # type: ignore[attr-defined]
+
+
+def _plain(record: Any) -> str:
+    data = record.model_dump(mode="json")
+    data.pop("detail_updated_at", None)
+    data.pop("checked_updated_at", None)
+    return json.dumps(data, sort_keys=True)
+
+
+def test_the_fake_sends_each_variant_when_asked() -> None:
+    with FakeGitHub(_shapes_records(), token=TOKEN) as gh:
+        headers = {"Authorization": f"bearer {TOKEN}"}
+        issue = httpx.get(f"{gh.api_url}/repos/o/r/issues/1", headers=headers).json()
+        ghost = httpx.get(f"{gh.api_url}/repos/o/r/issues/2", headers=headers).json()
+        assert issue["labels"][0]["name"] == "bug" and ghost["user"]["login"] == "ghost"
+        gh.label_strings = gh.null_rest_users = True
+        gh.null_review_ids = {77}
+        issue = httpx.get(f"{gh.api_url}/repos/o/r/issues/1", headers=headers).json()
+        ghost = httpx.get(f"{gh.api_url}/repos/o/r/issues/2", headers=headers).json()
+        assert issue["labels"] == ["bug", "good first issue"] and ghost["user"] is None
+        query = """{ repository(owner: "o", name: "r") { pullRequest(number: 3) {
+            reviews(first: 5) { nodes { id fullDatabaseId author { login __typename } } } } } }"""
+        body = httpx.post(gh.graphql_url, json={"query": query}, headers=headers).json()
+        nodes = body["data"]["repository"]["pullRequest"]["reviews"]["nodes"]
+        assert [(n["fullDatabaseId"], n["author"]) for n in nodes] == [
+            (None, None),  # review 77: no id, and a deleted author
+            ("3000000001", {"login": "coderabbitai", "__typename": "Bot"}),  # no [bot] here
+        ]
+
+
+def test_a_sync_of_every_variant_stores_what_a_plain_sync_stores(store: Store) -> None:
+    """Labels as strings, `user: null`, null review ids, GraphQL bots without `[bot]`: the
+    store ends up exactly as from the plain answers, and a bot is one login throughout."""
+    with FakeGitHub(_shapes_records(), token=TOKEN) as gh:
+        want = sorted(_plain(x) for x in records_of(gh, "o/r"))
+        gh.label_strings = gh.null_rest_users = True
+        gh.null_review_ids = {77, 78}
+        report = _sync_fake(store, gh)
+        # One REST review listing for each PR that had a review without an id.
+        assert gh.count(path_contains="/pulls/3/reviews") == 1
+        assert gh.count(path_contains="/pulls/4/reviews") == 1
+    assert report.notes == []
+    assert _stored(store) == want
+    logins = {json.loads(row).get("author") for row in want}
+    assert "coderabbitai[bot]" in logins and "coderabbitai" not in logins
+
+
+def test_a_review_with_no_id_anywhere_is_left_out_with_a_note(
+    sqlite_store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with FakeGitHub(_shapes_records(), token=TOKEN) as gh:
+        gh.null_review_ids = {77}
+        # The REST listing does not have it either (a pending review, say).
+        monkeypatch.setattr(gh, "_rest_reviews", lambda request, repo, params: gh._ok(request, []))
+        report = _sync_fake(sqlite_store, gh)
+    assert len(report.notes) == 1
+    assert report.notes[0].startswith("#3: review ") and report.notes[0].endswith("left out")
+    reviews = [json.loads(r) for r in _stored(sqlite_store) if '"type": "review"' in r]
+    assert sorted(r["id"] for r in reviews) == [78, 3_000_000_001]

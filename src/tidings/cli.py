@@ -175,7 +175,13 @@ def sync(
     store = state.store()
     with console.progress_display() as progress:
         report = sync_repository(
-            store, repo, github=cfg.github, token=token, since=since_at, progress=progress
+            store,
+            repo,
+            github=cfg.github,
+            token=token,
+            since=since_at,
+            progress=progress,
+            teams=cfg.repo(repo).maintainer_teams,
         )
     data = report.to_dict()
     if as_json:
@@ -619,6 +625,7 @@ def run_cmd(
                 github=cfg.github,
                 token=token,
                 progress=progress,
+                teams=repo.maintainer_teams,  # type: ignore[attr-defined]
             )
 
         analyst = _analyst(state, llm)
