@@ -337,3 +337,19 @@ def test_a_review_with_no_id_anywhere_is_left_out_with_a_note(
     assert report.notes[0].startswith("#3: review ") and report.notes[0].endswith("left out")
     reviews = [json.loads(r) for r in _stored(sqlite_store) if '"type": "review"' in r]
     assert sorted(r["id"] for r in reviews) == [78, 3_000_000_001]
+
+
+def test_a_review_whose_id_turns_null_keeps_its_stored_id_without_a_request(
+    store: Store,
+) -> None:
+    with FakeGitHub(_shapes_records(), token=TOKEN) as gh:
+        _sync_fake(store, gh)
+        want = _stored(store)
+        gh.null_review_ids = {77, 78}
+        gh.update_item(3, title="retitled")  # PR 3's details are fetched again
+        gh.update_item(4, title="retitled too")
+        report = _sync_fake(store, gh)
+        assert report.pr_details == 2 and report.notes == []
+        assert gh.count(path_contains="/reviews") == 0
+        served = sorted(_plain(x) for x in records_of(gh, "o/r"))
+    assert _stored(store) == served != want

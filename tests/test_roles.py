@@ -6,12 +6,14 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from datetime import date
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.factories import Records, seed
 from tests.servers.github import FakeGitHub
+from tidings.cli import main
 from tidings.config import GitHubConfig, RepoConfig, parse_config
 from tidings.errors import ConfigError
 from tidings.facts.roles import RoleOf, Roles, load_roles, role_of
@@ -129,7 +131,6 @@ def test_load_roles_reads_teams_and_mergers_from_the_store(store: Store) -> None
     assert roles.maintainers == {"cfg"}
     assert dict(roles.teams) == {"acme/core": {"ann", "zed"}}
     assert dict(roles.mergers) == {"merger": 9}
-    assert roles.unlisted_teams == ("acme/unsynced",)
     assert roles.of("olga", "User", "CONTRIBUTOR").role == "contributor"
 
 
@@ -300,3 +301,45 @@ def test_a_team_of_more_than_a_page_is_read_whole_every_time(
     _sync(store, fake, ["acme/big"])
     assert _teams(store)["acme/big"][-1] == "zz-new"
     assert fake.count(path_contains="/teams/big/members", not_modified=True) == 0
+
+
+# -- the report commands say when a team was never listed ---------------------------------------
+
+
+def test_a_report_warns_of_a_configured_team_no_sync_has_listed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = f"sqlite:///{tmp_path / 't.db'}"
+    store = Store.open(url)
+    repo_id = seed(store, _thread(Records()))
+    store.close()
+    config = tmp_path / "tidings.toml"
+    config.write_text(
+        f'maintainer_teams = ["acme/core"]\n[[repos]]\nname = "{REPO}"\n', encoding="utf-8"
+    )
+
+    def report() -> tuple[int, str, str]:
+        args = ["--db", url, "--config", str(config), "report", "daily", REPO]
+        with pytest.raises(SystemExit) as done:
+            main([*args, "--date", DAY.isoformat(), "--format", "json"])
+        out = capsys.readouterr()
+        return int(done.value.code or 0), out.out, out.err
+
+    code, out, err = report()
+    assert code == 0 and json.loads(out)["kind"] == "daily"
+    assert err.count("\n") == 1 and err.startswith("warning: team acme/core (maintainer_teams)")
+    assert "run tidings sync acme/widgets" in err
+    store = Store.open(url)
+    with store.begin() as conn:
+        write_team(store, conn, repo_id, "acme/core", ["pat"])
+    store.close()
+    code, out, err = report()
+    assert code == 0 and err == ""
+    view = next(
+        v for v in json.loads(out)["hot_discussions"][0]["viewpoints"] if v["login"] == "pat"
+    )
+    assert (view["role"], view["role_source"], view["role_evidence"]) == (
+        "maintainer",
+        "team",
+        "acme/core",
+    )

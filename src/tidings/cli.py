@@ -387,7 +387,30 @@ def _report_setup(
     settings = state.config().repo(_repo_name(repo))
     language = _choice("--lang", lang or settings.language, ("zh", "en"))
     _format(fmt, out)
+    _warn_unlisted_teams(state, settings)
     return state, settings, language, _analyst(state, llm)
+
+
+def _warn_unlisted_teams(state: State, settings: Any) -> None:
+    """A team in `maintainer_teams` that no sync has listed counts no one as a maintainer:
+    say so rather than let the roles quietly fall back."""
+    if not settings.maintainer_teams:
+        return
+    from tidings.store.teams import read_teams
+
+    store = state.store()
+    with store.engine.connect() as conn:
+        repo_id = store.repo_id(conn, settings.name)
+        listed = read_teams(conn, repo_id) if repo_id is not None else {}
+    for team in settings.maintainer_teams:
+        if team.lower() not in listed:
+            console.err.print(
+                f"warning: team {team} (maintainer_teams) has not been listed by a sync, so "
+                f"its members count by their GitHub association only — run tidings sync "
+                f"{settings.name} (a private team needs a token with read:org)",
+                markup=False,
+                soft_wrap=True,
+            )
 
 
 def _warn(analyst: Any) -> None:

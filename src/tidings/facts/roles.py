@@ -55,7 +55,6 @@ class Roles:
     teams: Mapping[str, frozenset[str]] = field(default_factory=dict)  # team -> members
     mergers: Mapping[str, int] = field(default_factory=dict)  # login -> a PR it merged
     bots: tuple[str, ...] = ()
-    unlisted_teams: tuple[str, ...] = ()  # configured teams no sync has listed (yet)
 
     def of(self, login: str | None, author_type: str | None, association: str | None) -> RoleOf:
         if is_bot(login, author_type, ()):
@@ -91,14 +90,11 @@ def role_of(
 def load_roles(conn: Connection, repo_id: int, repo: RepoConfig) -> Roles:
     """The repository's roles: its config, its teams as last synced, and who merged its PRs."""
     stored = read_teams(conn, repo_id)
-    teams: dict[str, frozenset[str]] = {}
-    unlisted: list[str] = []
-    for team in repo.maintainer_teams:
-        members = stored.get(team.lower())
-        if members is None:
-            unlisted.append(team)
-        else:
-            teams[team] = frozenset(m.lower() for m in members)
+    teams = {
+        team: frozenset(m.lower() for m in stored[team.lower()])
+        for team in repo.maintainer_teams
+        if team.lower() in stored  # one no sync has listed yet counts no one (cli.py warns)
+    }
     it = schema.items
     mergers: dict[str, int] = {}
     for login, number in conn.execute(
@@ -118,5 +114,4 @@ def load_roles(conn: Connection, repo_id: int, repo: RepoConfig) -> Roles:
         teams=teams,
         mergers=mergers,
         bots=tuple(repo.bots),
-        unlisted_teams=tuple(unlisted),
     )

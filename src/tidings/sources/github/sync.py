@@ -604,17 +604,30 @@ class _Sync:
                     log.warning("%s: %s", self.full_name, note)
 
     def _review_ids(self, prs: Sequence[_PR]) -> None:
-        """Fill in the REST id of reviews whose `fullDatabaseId` GitHub answered null, from the
-        PR's REST review listing (matched by node id); a review still without one is left out
-        with a note, as the other incomplete lists are."""
+        """Fill in the REST id of reviews whose `fullDatabaseId` GitHub answered null: the id
+        stored with the same node id, else the PR's REST review listing's; a review still
+        without one is left out with a note, as the other incomplete lists are."""
         for pr in prs:
             reviews = pr.nodes.get("reviews", {})
             missing = [n for n in reviews.values() if nz.review_id(n) is None]
             if not missing:
                 continue
             number = int(pr.node["number"])
-            listed = self._list_all(f"/repos/{self.full_name}/pulls/{number}/reviews")
-            ids = nz.review_ids_from_rest(listed or [])
+            rt = schema.reviews
+            with self.store.begin() as conn:
+                ids = {
+                    github_id: rid
+                    for rid, github_id in conn.execute(
+                        sa.select(rt.c.id, rt.c.github_id).where(
+                            rt.c.repo_id == self.repo_id,
+                            rt.c.number == number,
+                            rt.c.github_id.in_([n.get("id") for n in missing]),
+                        )
+                    )
+                }
+            if any(n.get("id") not in ids for n in missing):
+                listed = self._list_all(f"/repos/{self.full_name}/pulls/{number}/reviews")
+                ids.update(nz.review_ids_from_rest(listed or []))
             for node in missing:
                 if node.get("id") in ids:
                     node["fullDatabaseId"] = str(ids[node["id"]])
