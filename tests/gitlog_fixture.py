@@ -21,7 +21,9 @@ from typing import Any
 
 import pytest
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
+from tests.shared import shared_dir
+
+SHARED = shared_dir()
 ASCEND = SHARED / "data" / "vllm-ascend-commits.jsonl"
 REPO = "vllm-project/vllm-ascend"
 

@@ -251,3 +251,66 @@ def test_format_time_round_trips() -> None:
     t = nz.parse_time("2026-02-24T03:31:00Z")
     assert t is not None
     assert nz.format_time(t) == "2026-02-24T03:31:00Z"
+
+
+# -- optional and variant fields of GitHub's real schema (issue #10) -----------------------------
+
+
+def test_rest_labels_may_be_bare_strings() -> None:
+    # GitHub's REST description types an issue's labels as "string or label object".
+    item = nz.item_from_rest(rest_issue(labels=["bug", {"name": "rocm"}, "good first issue"]))
+    assert item.labels == ["bug", "rocm", "good first issue"]
+
+
+def test_review_id_falls_back_from_a_null_full_database_id() -> None:
+    assert nz.review_id({"id": "PRR_1", "fullDatabaseId": "3000000001"}) == 3_000_000_001
+    assert nz.review_id({"id": "PRR_1", "fullDatabaseId": None, "databaseId": 31}) == 31
+    # Neither came (only one is asked for): no id to invent; the sync looks it up by node id.
+    assert nz.review_id({"id": "PRR_1", "fullDatabaseId": None}) is None
+    node = {"id": "PRR_1", "fullDatabaseId": None, "state": "COMMENTED"}
+    try:
+        nz.review_from_graphql(node, 5)
+    except ValueError as exc:
+        assert "PRR_1" in str(exc) and "#5" in str(exc)
+    else:
+        raise AssertionError("a review without an id must not become a record")
+
+
+def test_review_ids_from_the_rest_listing_by_node_id() -> None:
+    listed = [
+        {"id": 3_000_000_001, "node_id": "PRR_a"},
+        {"id": 17, "node_id": "PRR_b"},
+        {"id": 18, "node_id": None},  # nothing to match it by
+    ]
+    assert nz.review_ids_from_rest(listed) == {"PRR_a": 3_000_000_001, "PRR_b": 17}
+
+
+def test_deleted_authors_are_nobody_everywhere() -> None:
+    # REST shows a deleted account as the "ghost" user, or as `user: null`; GraphQL as a null
+    # author. All three are the same: no login, no type (reports call it "deleted user").
+    for user in (GHOST, None):
+        assert nz.rest_actor(user) == (None, None)
+        comment = nz.comment_from_rest(
+            {
+                "id": 1,
+                "issue_url": "https://api.github.com/repos/o/r/issues/4",
+                "user": user,
+                "created_at": "2026-02-24T03:31:00Z",
+                "updated_at": "2026-02-24T03:31:00Z",
+            }
+        )
+        assert (comment.author, comment.author_type) == (None, None)
+    review = nz.review_from_graphql(
+        {"id": "PRR_1", "fullDatabaseId": "9", "author": None, "state": "APPROVED"}, 4
+    )
+    assert (review.author, review.author_type) == (None, None)
+
+
+def test_a_bot_is_one_identity_in_rest_and_graphql() -> None:
+    # GraphQL's Bot login lacks the `[bot]` suffix REST has; both become REST's spelling, so
+    # the same app is never counted as two participants.
+    rest = nz.rest_actor({"login": "coderabbitai[bot]", "type": "Bot"})
+    graphql = nz.graphql_actor({"login": "coderabbitai", "__typename": "Bot"})
+    assert rest == graphql == ("coderabbitai[bot]", "Bot")
+    # A user whose login merely resembles a bot's keeps it.
+    assert nz.graphql_actor({"login": "bot", "__typename": "User"}) == ("bot", "User")

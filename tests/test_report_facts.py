@@ -315,3 +315,38 @@ def test_hostile_text_cannot_change_structure_in_any_section(sqlite_store: Store
         report_checks.check_structure(
             text, repo=REPO, numbers={1, 2}, logins={"alice", "u1", "u2", "u3"}
         )
+
+
+def test_the_words_on_an_item_found_deleted_leave_the_facts(store: Store, rec: Records):
+    """Comments and reviews of a deleted issue or PR count nowhere: not as a discussion, not
+    for commenters or reviewers, not in the repository's totals (issue #10)."""
+    from tidings.facts.inventory import repository_summaries
+
+    live = [
+        rec.issue(10, "2026-02-20T00:00:00Z", author="uma"),
+        rec.comment(10, "2026-02-24T02:00:00Z", author="uma", body="Still broken for me."),
+        rec.comment(10, "2026-02-24T03:00:00Z", author="mo", body="Fixed on main."),
+    ]
+    gone = [
+        rec.comment(20, f"2026-02-24T0{h}:00:00Z", author=who, body="spam?")
+        for h, who in ((2, "sam"), (3, "sue"), (4, "sam"), (5, "sue"))
+    ]
+    seed(
+        store,
+        [
+            rec.repo(REPO),
+            *live,
+            rec.issue(20, "2026-02-20T00:00:00Z", author="sam", deleted=True),
+            *gone,
+            rec.pr(21, "2026-02-20T00:00:00Z", deleted=True),
+            rec.review(21, "2026-02-24T06:00:00Z", author="rev"),
+        ],
+    )
+    report = build_daily(store, _config(), DAY, "en")
+    assert [d.item.number for d in report.hot_discussions] == [10]
+    commenters = {c.login for c in report.activity.top_commenters}
+    assert commenters == {"uma", "mo"}
+    assert report.activity.top_reviewers == []
+    with store.begin() as conn:
+        (summary,) = repository_summaries(conn)
+    assert (summary.issues, summary.prs, summary.comments, summary.reviews) == (1, 0, 2, 0)

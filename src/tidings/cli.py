@@ -186,7 +186,13 @@ def sync(
     store = state.store()
     with console.progress_display() as progress:
         report = sync_repository(
-            store, repo, github=cfg.github, token=token, since=since_at, progress=progress
+            store,
+            repo,
+            github=cfg.github,
+            token=token,
+            since=since_at,
+            progress=progress,
+            teams=cfg.repo(repo).maintainer_teams,
         )
     data = report.to_dict()
     if as_json:
@@ -424,7 +430,30 @@ def _report_setup(
     settings = state.config().repo(_repo_name(repo))
     language = _choice("--lang", lang or settings.language, ("zh", "en"))
     _format(fmt, out)
+    _warn_unlisted_teams(state, settings)
     return state, settings, language, _analyst(state, llm)
+
+
+def _warn_unlisted_teams(state: State, settings: Any) -> None:
+    """A team in `maintainer_teams` that no sync has listed counts no one as a maintainer:
+    say so rather than let the roles quietly fall back."""
+    if not settings.maintainer_teams:
+        return
+    from tidings.store.teams import read_teams
+
+    store = state.store()
+    with store.engine.connect() as conn:
+        repo_id = store.repo_id(conn, settings.name)
+        listed = read_teams(conn, repo_id) if repo_id is not None else {}
+    for team in settings.maintainer_teams:
+        if team.lower() not in listed:
+            console.err.print(
+                f"warning: team {team} (maintainer_teams) has not been listed by a sync, so "
+                f"its members count by their GitHub association only — run tidings sync "
+                f"{settings.name} (a private team needs a token with read:org)",
+                markup=False,
+                soft_wrap=True,
+            )
 
 
 def _warn(analyst: Any) -> None:
@@ -673,6 +702,7 @@ def run_cmd(
                 github=cfg.github,
                 token=token,
                 progress=progress,
+                teams=repo.maintainer_teams,  # type: ignore[attr-defined]
             )
 
         analyst = _analyst(state, llm)

@@ -16,13 +16,17 @@ from pathlib import Path
 from typing import Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from tidings.errors import ConfigError, hide_password
 from tidings.globs import GlobError, compile_glob
-from tidings.names import REPO_NAME  # GitHub's OWNER/REPO syntax; `..` and `a/b\n` fail it
+
+# GitHub's OWNER/REPO syntax (`..` and `a/b\n` fail it) and its login syntax.
+from tidings.names import LOGIN, OWNER_PATTERN, REPO_NAME
 
 DEFAULT_CONFIG = "tidings.toml"
+# A team as ORG/TEAM-SLUG: the organisation follows the login rule, the slug GitHub's.
+TEAM = re.compile(rf"^{OWNER_PATTERN}/[A-Za-z0-9_.-]{{1,100}}\Z")
 
 
 class _Strict(BaseModel):
@@ -38,6 +42,26 @@ def _check_globs(value: list[str]) -> list[str]:
         except GlobError as exc:
             raise ValueError(str(exc)) from exc
     return value
+
+
+def _check_logins(value: list[str]) -> list[str]:
+    for login in value:
+        if not isinstance(login, str) or LOGIN.fullmatch(login) is None or login.endswith("]"):
+            raise ValueError(f"{login!r} is not a GitHub login (letters, digits, hyphens; no @)")
+    return value
+
+
+def _check_teams(value: list[str]) -> list[str]:
+    for team in value:
+        if not TEAM.match(team):
+            raise ValueError(f"team must be ORG/TEAM-SLUG, got {team!r}")
+    return value
+
+
+def _merged(first: list[str], then: list[str]) -> list[str]:
+    """`first` then the entries of `then` it lacks, compared without case (as GitHub)."""
+    seen = {x.lower() for x in first}
+    return first + [x for x in then if x.lower() not in seen]
 
 
 class TopicConfig(_Strict):
@@ -137,6 +161,10 @@ class RepoConfig(_Strict):
         default_factory=lambda: ["tests/**", "test/**", "**/test_*.py", "**/*_test.py"]
     )
     bots: list[str] = Field(default_factory=list)
+    # Maintainers beyond what GitHub's author_association shows (facts/roles.py): logins, and
+    # teams ("org/team-slug") whose members the sync lists. The top-level lists apply too.
+    maintainers: list[str] = Field(default_factory=list)
+    maintainer_teams: list[str] = Field(default_factory=list)
     importance: ImportanceConfig = Field(default_factory=ImportanceConfig)
     risk: RiskConfig = Field(default_factory=RiskConfig)
 
@@ -168,6 +196,8 @@ class RepoConfig(_Strict):
         return value
 
     _globs = field_validator("core_paths", "test_paths")(_check_globs)
+    _logins = field_validator("maintainers")(_check_logins)
+    _teams = field_validator("maintainer_teams")(_check_teams)
 
     @property
     def project(self) -> str:
@@ -264,18 +294,37 @@ class SiteConfig(_Strict):
 
 
 class Config(_Strict):
+    # Maintainers of every repository (each repo's own lists add to these).
+    maintainers: list[str] = Field(default_factory=list)
+    maintainer_teams: list[str] = Field(default_factory=list)
     repos: list[RepoConfig] = Field(default_factory=list)
     github: GitHubConfig = Field(default_factory=GitHubConfig)
     llm: LLMConfig = Field(default_factory=LLMConfig)
     site: SiteConfig = Field(default_factory=SiteConfig)
     path: Path | None = Field(default=None, exclude=True)
 
+    _logins = field_validator("maintainers")(_check_logins)
+    _teams = field_validator("maintainer_teams")(_check_teams)
+
+    @model_validator(mode="after")
+    def _global_maintainers(self) -> Config:
+        """Fold the top-level lists into each repository's, so a RepoConfig is complete."""
+        for repo in self.repos:
+            repo.maintainers = _merged(repo.maintainers, self.maintainers)
+            repo.maintainer_teams = _merged(repo.maintainer_teams, self.maintainer_teams)
+        return self
+
     def repo(self, full_name: str) -> RepoConfig:
-        """Settings for a repository; one not in the file gets the defaults."""
+        """Settings for a repository; one not in the file gets the defaults (and the top-level
+        maintainers)."""
         for repo in self.repos:
             if repo.name.lower() == full_name.lower():
                 return repo
-        return RepoConfig(name=full_name)
+        return RepoConfig(
+            name=full_name,
+            maintainers=list(self.maintainers),
+            maintainer_teams=list(self.maintainer_teams),
+        )
 
 
 def _location(loc: tuple[str | int, ...], data: dict) -> str:

@@ -12,6 +12,7 @@ import re
 # A user or organisation: alphanumerics and single hyphens, neither first nor last, at most 39
 # characters (GitHub's sign-up rule). The lookahead forbids `--` and a trailing hyphen.
 _OWNER = r"[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}"
+OWNER_PATTERN = _OWNER
 # A repository: letters, digits, `.`, `_`, `-`, at most 100; never `.` or `..`, which a path
 # would read as "here" or "the folder above".
 _REPO = r"(?!\.\.?\Z)[A-Za-z0-9._-]{1,100}"

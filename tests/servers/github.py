@@ -15,6 +15,9 @@ background thread, logs every request, and injects the faults a real sync meets:
 - Faults: `inject(kind, api=, path_contains=, body_contains=, times=1, ...)` with kinds "429",
   "secondary", "primary", "502", "timeout", "truncated", "mutate", "graphql_heavy";
   `graphql_max_prs = N` as a standing rule; `on_request(callback)`; `clear_faults()`.
+- Data variants real GitHub sends: `null_review_ids` (reviews whose `fullDatabaseId` and
+  `databaseId` answer null), `label_strings` (REST labels as bare names), `null_rest_users`
+  (`user: null` for a deleted account); `set_team(org, slug, logins)` for team listings.
 - Mutations at `clock` (default: newest timestamp in the data + 1 h; `advance(seconds)`):
   `update_item`, `add_item`, `delete_item`, `add_comment`, `edit_comment`, `delete_comment`,
   `add_review`, `add_review_comment`, `delete_review_comment`. The repository argument may be
@@ -24,8 +27,13 @@ Records are normalised on the way in to what GitHub would report (node ids and u
 zero reactions dropped, PR-only fields cleared on issues, PR refs and sizes defaulted), so
 `records_of` is exactly what a faithful client can read back.
 
-GraphQL queries are executed for real by graphql-core against `github_schema.graphql`, a subset
-of GitHub's public schema with the same names, nullability and connection shapes.
+GraphQL queries are validated and executed for real by graphql-core against GitHub's real public
+schema, read from ../shared at run time (`schema()`, tests/servers/real_schema.py): a query GitHub
+would refuse is refused here with GraphQL's own message. A field of the real schema the fake has
+no data for resolves to null (an error where the field is non-null), never to invented data.
+Where ../shared is absent, `github_schema.graphql` stands in, a hand-written subset with the same
+names, nullability and connection shapes (tests/test_github_real_schema.py holds it to the real
+one).
 """
 
 from __future__ import annotations
@@ -35,10 +43,12 @@ import binascii
 import contextlib
 import hashlib
 import json
+import os
 import re
 import socket
 import threading
 import time
+import warnings
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -66,6 +76,8 @@ from graphql import (
 )
 
 from tests.servers.loopback import LoopbackHandler, LoopbackServer
+from tests.servers.real_schema import real_schema, schema_path
+from tests.shared import SHARED_ENV
 from tidings import records as r
 
 __all__ = [
@@ -75,6 +87,7 @@ __all__ = [
     "LoggedRequest",
     "Request",
     "records_of",
+    "schema",
 ]
 
 Api = Literal["rest", "graphql"]
@@ -152,18 +165,38 @@ GHOST = {
     "type": "User",
     "site_admin": False,
 }
-SCHEMA_PATH = Path(__file__).with_name("github_schema.graphql")
+SUBSET_PATH = Path(__file__).with_name("github_schema.graphql")
 
-_SCHEMA: GraphQLSchema | None = None
-_SCHEMA_LOCK = threading.Lock()
+_SUBSET: GraphQLSchema | None = None
+_SUBSET_LOCK = threading.Lock()
+
+
+def schema() -> tuple[GraphQLSchema, Literal["real", "subset"]]:
+    """The schema queries are validated and executed against, and which one it is.
+
+    GitHub's real public schema (../shared, see tests/servers/real_schema.py) whenever it is
+    there: a query GitHub would refuse is refused here too. Without it the hand-written subset
+    stands in, with a warning; under CI=true its absence is an error instead.
+    """
+    real = real_schema()
+    if real is not None:
+        return real, "real"
+    reason = (
+        f"{schema_path()} is absent, so the fake GitHub checks GraphQL queries against its "
+        f"hand-written subset, not GitHub's real schema (set {SHARED_ENV} to the shared folder)"
+    )
+    if os.environ.get("CI") == "true":
+        raise RuntimeError(f"{reason}; CI=true requires it")
+    global _SUBSET
+    with _SUBSET_LOCK:
+        if _SUBSET is None:
+            warnings.warn(reason, stacklevel=2)
+            _SUBSET = build_schema(SUBSET_PATH.read_text(encoding="utf-8"))
+        return _SUBSET, "subset"
 
 
 def _schema() -> GraphQLSchema:
-    global _SCHEMA
-    with _SCHEMA_LOCK:
-        if _SCHEMA is None:
-            _SCHEMA = build_schema(SCHEMA_PATH.read_text(encoding="utf-8"))
-        return _SCHEMA
+    return schema()[0]
 
 
 # -- small helpers ----------------------------------------------------------------------------
@@ -450,6 +483,7 @@ class _Handler(LoopbackHandler):
 
 
 _REPO = r"/repos/(?P<owner>[^/]+)/(?P<name>[^/]+)"
+_TEAM_MEMBERS = re.compile(r"^/orgs/(?P<org>[^/]+)/teams/(?P<slug>[^/]+)/members$")
 _ROUTES: list[tuple[re.Pattern[str], str]] = [
     (re.compile(rf"^{_REPO}$"), "repository"),
     (re.compile(rf"^{_REPO}/issues$"), "issues"),
@@ -491,8 +525,14 @@ class FakeGitHub:
         # A GraphQL query selecting more `pullRequest` fields than this answers 502, like a
         # deep query timing out on GitHub. None: no limit.
         self.graphql_max_prs: int | None = None
+        # Shapes real GitHub sends that the defaults do not (docs/github-mapping.md), off
+        # until a test turns them on:
+        self.null_review_ids: set[int] = set()  # `fullDatabaseId`/`databaseId` answer null
+        self.label_strings = False  # REST issues list their labels as bare name strings
+        self.null_rest_users = False  # a deleted account is `user: null`, not the ghost user
         self._lock = threading.RLock()
         self._repos: dict[str, _Repo] = {}
+        self._teams: dict[str, list[str]] = {}  # "org/slug" (lower case) -> member logins
         self._log: list[LoggedRequest] = []
         self._faults: list[Fault] = []
         self._callbacks: list[Callable[[FakeGitHub, Request], object]] = []
@@ -518,6 +558,9 @@ class FakeGitHub:
     def start(self) -> FakeGitHub:
         if self._server is not None:
             return self
+        # Built here, once a process, not inside the first request (where its second or so
+        # would eat a client's timeout); and a CI run without the real schema stops here.
+        _schema()
         self._stopping.clear()
         server = _Server(("127.0.0.1", 0), _Handler)
         server.fake = self
@@ -866,6 +909,16 @@ class FakeGitHub:
             data.items[num] = self._normal_item(data, item)
             self._fill_pr_defaults(data)
             return data.items[num].model_copy(deep=True)
+
+    def set_team(self, org: str, slug: str, logins: Iterable[str] | None) -> None:
+        """Who `GET /orgs/{org}/teams/{slug}/members` lists (listed by login); None: the
+        team answers 404, as one that is gone or hidden from the token does."""
+        with self._lock:
+            key = f"{org}/{slug}".lower()
+            if logins is None:
+                self._teams.pop(key, None)
+            else:
+                self._teams[key] = sorted(logins, key=str.lower)
 
     def delete_item(self, repo: str | int | None, number: int | None = None, /) -> None:
         """Delete an issue: gone from every listing (410 on its own URL), children too."""
@@ -1291,6 +1344,9 @@ class FakeGitHub:
             return self._graphql_request(request)
         if request.method != "GET":
             raise _HTTPError(404, "Not Found")
+        team = _TEAM_MEMBERS.match(request.path)
+        if team is not None:
+            return self._rest_team_members(request, team["org"], team["slug"])
         for pattern, name in _ROUTES:
             match = pattern.match(request.path)
             if match is None:
@@ -1360,9 +1416,9 @@ class FakeGitHub:
     def _api(self, repo: _Repo) -> str:
         return f"{self.api_url}/repos/{repo.full_name}"
 
-    def _user(self, login: str | None, kind: str | None) -> dict[str, Any]:
+    def _user(self, login: str | None, kind: str | None) -> dict[str, Any] | None:
         if login is None:
-            return dict(GHOST)
+            return None if self.null_rest_users else dict(GHOST)
         kind = _actor_type(login, kind) or "User"
         uid = _stable_int("user", login.lower())
         bare = login.removesuffix("[bot]")
@@ -1393,6 +1449,9 @@ class FakeGitHub:
     def _reactions(self, url: str, reactions: dict[str, int]) -> dict[str, Any]:
         counts = {key: int(reactions.get(key, 0)) for key in REACTION_KEYS}
         return {"url": f"{url}/reactions", "total_count": sum(counts.values()), **counts}
+
+    def _rest_labels(self, repo: _Repo, names: list[str]) -> list[dict[str, Any]] | list[str]:
+        return list(names) if self.label_strings else self._labels(repo, names)
 
     def _labels(self, repo: _Repo, names: list[str]) -> list[dict[str, Any]]:
         return [
@@ -1447,7 +1506,7 @@ class FakeGitHub:
             "number": item.number,
             "title": item.title,
             "user": self._user(item.author, item.author_type),
-            "labels": self._labels(repo, item.labels),
+            "labels": self._rest_labels(repo, item.labels),
             "state": item.state,
             "locked": item.locked,
             "assignee": None,
@@ -1501,7 +1560,7 @@ class FakeGitHub:
             "title": item.title,
             "user": self._user(item.author, item.author_type),
             "body": item.body,
-            "labels": self._labels(repo, item.labels),
+            "labels": self._rest_labels(repo, item.labels),
             "milestone": None,
             "active_lock_reason": None,
             "created_at": _iso(item.created_at),
@@ -1786,6 +1845,14 @@ class FakeGitHub:
             key=lambda rv: rv.id,
         )
         return self._page(request, rows, lambda rv: self._review_json(repo, rv))
+
+    def _rest_team_members(self, request: Request, org: str, slug: str) -> _Response:
+        # GitHub answers 404 both for no such team and for one this token may not see.
+        with self._lock:
+            members = self._teams.get(f"{org}/{slug}".lower())
+            if members is None:
+                raise _HTTPError(404, "Not Found")
+            return self._page(request, list(members), lambda login: self._user(login, "User"))
 
     def _rest_files(self, request: Request, repo: _Repo, params: dict[str, str]) -> _Response:
         item = self._pr(repo, params)
@@ -2211,8 +2278,8 @@ class FakeGitHub:
         return {
             "__typename": "PullRequestReview",
             "id": rv.github_id,
-            "databaseId": rv.id,
-            "fullDatabaseId": str(rv.id),
+            "databaseId": None if rv.id in self.null_review_ids else rv.id,
+            "fullDatabaseId": None if rv.id in self.null_review_ids else str(rv.id),
             "author": _gql_actor(rv.author, rv.author_type),
             "authorAssociation": rv.author_association or "NONE",
             "state": rv.state,

@@ -14,7 +14,7 @@ from datetime import datetime
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from tidings.facts.roles import MAINTAINER_ASSOCIATIONS
+from tidings.facts.roles import Roles
 from tidings.store import schema
 
 
@@ -93,6 +93,7 @@ class WindowData:
     # `items` are only there because an active one links to them).
     active: set[int] = field(default_factory=set)
     maintainer_replied: set[int] = field(default_factory=set)  # active items, any time
+    roles: Roles = field(default_factory=Roles)  # who is a maintainer, and why
     first_review_at: dict[int, datetime] = field(default_factory=dict)  # PR -> first review
 
     def in_window(self, when: datetime | None) -> bool:
@@ -151,9 +152,17 @@ def _comment(row: sa.RowMapping, kind: str, when: datetime) -> Comment:
 
 
 def load_window(
-    conn: Connection, repo_id: int, repo: str, start: datetime, end: datetime
+    conn: Connection,
+    repo_id: int,
+    repo: str,
+    start: datetime,
+    end: datetime,
+    *,
+    roles: Roles | None = None,
 ) -> WindowData:
-    data = WindowData(repo=repo, start=start, end=end)
+    """The window's rows; `roles` (facts/roles.py load_roles) decides who counts as a
+    maintainer, by the association alone when not given."""
+    data = WindowData(repo=repo, start=start, end=end, roles=roles or Roles())
     it, cm, rv, rc = schema.items, schema.comments, schema.reviews, schema.review_comments
 
     def within(col: sa.Column) -> sa.ColumnElement[bool]:
@@ -167,7 +176,9 @@ def load_window(
         (rc, "review_comment", rc.c.created_at),
     ):
         rows = conn.execute(
-            sa.select(table).where(table.c.repo_id == repo_id, ~table.c.deleted, within(when))
+            sa.select(table)
+            .select_from(_with_parent(table))
+            .where(table.c.repo_id == repo_id, ~table.c.deleted, _parent_live(), within(when))
         ).mappings()
         data.activity.extend(_comment(row, kind, row[when.name]) for row in rows)
     data.activity.sort(key=lambda c: (c.created_at, c.kind, c.id))
@@ -225,20 +236,18 @@ def load_window(
 
     active = sorted(data.active)
     if active:
-        maintainers = sorted(MAINTAINER_ASSOCIATIONS)
+        # Each distinct speaker on the active items (any time), judged by the roles: a private
+        # organisation member GitHub calls CONTRIBUTOR still counts as a maintainer's reply.
         for table in (cm, rv, rc):
-            data.maintainer_replied.update(
-                conn.execute(
-                    sa.select(table.c.number)
-                    .distinct()
-                    .where(
-                        table.c.repo_id == repo_id,
-                        ~table.c.deleted,
-                        table.c.number.in_(active),
-                        table.c.author_association.in_(maintainers),
-                    )
-                ).scalars()
-            )
+            for number, login, kind, association in conn.execute(
+                sa.select(
+                    table.c.number, table.c.author, table.c.author_type, table.c.author_association
+                )
+                .distinct()
+                .where(table.c.repo_id == repo_id, ~table.c.deleted, table.c.number.in_(active))
+            ):
+                if data.roles.of(login, kind, association).role == "maintainer":
+                    data.maintainer_replied.add(number)
         prs = [n for n in active if data.items[n].kind == "pr"]
         for number, author, first in conn.execute(
             sa.select(rv.c.number, rv.c.author, sa.func.min(rv.c.submitted_at))
@@ -255,6 +264,20 @@ def load_window(
             if number not in data.first_review_at or first < data.first_review_at[number]:
                 data.first_review_at[number] = first
     return data
+
+
+def _with_parent(table: sa.Table) -> sa.Join:
+    """A comment or review table joined to the item it belongs to (if the store has it)."""
+    it = schema.items
+    return table.outerjoin(
+        it, sa.and_(it.c.repo_id == table.c.repo_id, it.c.number == table.c.number)
+    )
+
+
+def _parent_live() -> sa.ColumnElement[bool]:
+    """The row's item is not marked deleted: the words on a deleted issue or PR leave the
+    facts with it. (One the store never held still counts, as in facts/stats.py.)"""
+    return sa.func.coalesce(schema.items.c.deleted, False).is_(False)
 
 
 def _load_missing_items(conn: Connection, repo_id: int, data: WindowData, wanted: set[int]) -> None:

@@ -7,7 +7,7 @@ from datetime import datetime
 
 from tidings.facts.activity_data import Comment, WindowData
 from tidings.facts.actors import is_bot
-from tidings.facts.roles import Role, role_of
+from tidings.facts.roles import Role, RoleSource
 
 # score = comments + 2 · distinct participants + reactions / 2; a thread needs at least two
 # people or three comments in the window to count as a discussion at all.
@@ -19,6 +19,8 @@ MIN_COMMENTS = 3
 class Participant:
     login: str | None
     role: Role
+    role_source: RoleSource
+    role_evidence: str | None = None
     comments: list[Comment] = field(default_factory=list)
 
     @property
@@ -53,9 +55,8 @@ def hot_discussions(data: WindowData, bots: list[str], limit: int = 5) -> list[D
         people: dict[str | None, Participant] = {}
         for c in human:
             if c.author not in people:
-                people[c.author] = Participant(
-                    c.author, role_of(c.author, c.author_type, c.author_association, bots)
-                )
+                said = data.roles.of(c.author, c.author_type, c.author_association)
+                people[c.author] = Participant(c.author, said.role, said.source, said.evidence)
             people[c.author].comments.append(c)
         if len(people) < MIN_PARTICIPANTS and len(human) < MIN_COMMENTS:
             continue

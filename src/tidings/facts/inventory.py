@@ -45,17 +45,21 @@ def repository_summaries(conn: Connection) -> list[RepoSummary]:
     latest = _per_repo(
         conn, sa.select(items.c.repo_id, sa.func.max(items.c.updated_at)).group_by(items.c.repo_id)
     )
-    n_comments = _per_repo(
-        conn,
-        sa.select(comments.c.repo_id, sa.func.count())
-        .where(comments.c.deleted.is_(False))
-        .group_by(comments.c.repo_id),
-    )
-    n_reviews = _per_repo(
-        conn,
-        sa.select(reviews.c.repo_id, sa.func.count())
-        .where(reviews.c.deleted.is_(False))
-        .group_by(reviews.c.repo_id),
+    n_comments, n_reviews = (
+        _per_repo(
+            conn,
+            sa.select(table.c.repo_id, sa.func.count())
+            .select_from(
+                # The comments and reviews of a deleted item are gone with it.
+                table.outerjoin(
+                    items,
+                    sa.and_(items.c.repo_id == table.c.repo_id, items.c.number == table.c.number),
+                )
+            )
+            .where(table.c.deleted.is_(False), sa.func.coalesce(items.c.deleted, False).is_(False))
+            .group_by(table.c.repo_id),
+        )
+        for table in (comments, reviews)
     )
     state = schema.sync_state
     synced = _per_repo(

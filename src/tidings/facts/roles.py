@@ -1,21 +1,80 @@
-"""Participants' roles, from GitHub's `author_association`.
+"""Participants' roles, and where each one came from.
 
-maintainer: OWNER, MEMBER or COLLABORATOR (they can merge); contributor: CONTRIBUTOR (has a
-merged commit); user: everyone else (NONE, FIRST_TIMER, FIRST_TIME_CONTRIBUTOR, MANNEQUIN, or a
-deleted account). Bots are their own role whatever their association.
+GitHub's `author_association` is not enough on its own: for a private member of the owning
+organisation it says CONTRIBUTOR whenever the token cannot see private membership. So a role is
+decided by the first of these that speaks (a role carries its source, and the evidence where
+there is one):
+
+1. **bot** — a GitHub App/bot account, or a login the repository's config lists under `bots`
+   (source "account" or "config").
+2. **config** — a login in `maintainers` (the repository's or the top-level list): maintainer.
+3. **team** — a member of a team in `maintainer_teams`, as the last sync listed it: maintainer
+   (evidence: the team).
+4. **merged** — merged a pull request in the store, which takes write access: maintainer
+   (evidence: the highest-numbered such PR).
+5. **association** — OWNER, MEMBER or COLLABORATOR: maintainer; CONTRIBUTOR (has a merged
+   commit): contributor; everyone else (NONE, FIRST_TIMER, FIRST_TIME_CONTRIBUTOR, MANNEQUIN, or
+   a deleted account): user.
+
+Logins compare without case, as GitHub treats them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Literal
 
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from tidings.config import RepoConfig
 from tidings.facts.actors import is_bot
+from tidings.store import schema
+from tidings.store.teams import read_teams
 
 Role = Literal["maintainer", "contributor", "user", "bot"]
+RoleSource = Literal["account", "config", "team", "merged", "association"]
 
 MAINTAINER_ASSOCIATIONS = frozenset({"OWNER", "MEMBER", "COLLABORATOR"})
 FIRST_TIMER_ASSOCIATIONS = frozenset({"FIRST_TIME_CONTRIBUTOR", "FIRST_TIMER"})
+
+
+@dataclass(frozen=True)
+class RoleOf:
+    role: Role
+    source: RoleSource
+    evidence: str | None = None  # the team ("org/slug") or the merged PR ("#123")
+
+
+@dataclass(frozen=True)
+class Roles:
+    """What decides roles in one repository. The default knows only the association."""
+
+    maintainers: frozenset[str] = frozenset()  # lower-case logins from the config
+    teams: Mapping[str, frozenset[str]] = field(default_factory=dict)  # team -> members
+    mergers: Mapping[str, int] = field(default_factory=dict)  # login -> a PR it merged
+    bots: tuple[str, ...] = ()
+
+    def of(self, login: str | None, author_type: str | None, association: str | None) -> RoleOf:
+        if is_bot(login, author_type, ()):
+            return RoleOf("bot", "account")
+        if is_bot(login, author_type, self.bots):
+            return RoleOf("bot", "config")
+        key = login.lower() if login else None
+        if key is not None:
+            if key in self.maintainers:
+                return RoleOf("maintainer", "config")
+            for team, members in self.teams.items():
+                if key in members:
+                    return RoleOf("maintainer", "team", team)
+            if key in self.mergers:
+                return RoleOf("maintainer", "merged", f"#{self.mergers[key]}")
+        if association in MAINTAINER_ASSOCIATIONS:
+            return RoleOf("maintainer", "association", association)
+        if association == "CONTRIBUTOR":
+            return RoleOf("contributor", "association", association)
+        return RoleOf("user", "association", association)
 
 
 def role_of(
@@ -24,10 +83,35 @@ def role_of(
     association: str | None,
     configured_bots: Iterable[str] = (),
 ) -> Role:
-    if is_bot(login, author_type, configured_bots):
-        return "bot"
-    if association in MAINTAINER_ASSOCIATIONS:
-        return "maintainer"
-    if association == "CONTRIBUTOR":
-        return "contributor"
-    return "user"
+    """The role from the association alone (no config, no store)."""
+    return Roles(bots=tuple(configured_bots)).of(login, author_type, association).role
+
+
+def load_roles(conn: Connection, repo_id: int, repo: RepoConfig) -> Roles:
+    """The repository's roles: its config, its teams as last synced, and who merged its PRs."""
+    stored = read_teams(conn, repo_id)
+    teams = {
+        team: frozenset(m.lower() for m in stored[team.lower()])
+        for team in repo.maintainer_teams
+        if team.lower() in stored  # one no sync has listed yet counts no one (cli.py warns)
+    }
+    it = schema.items
+    mergers: dict[str, int] = {}
+    for login, number in conn.execute(
+        sa.select(it.c.merged_by, sa.func.max(it.c.number))
+        .where(
+            it.c.repo_id == repo_id,
+            it.c.kind == "pr",
+            it.c.merged_by.is_not(None),
+            it.c.deleted.is_(False),
+        )
+        .group_by(it.c.merged_by)
+    ):
+        key = login.lower()
+        mergers[key] = max(number, mergers.get(key, number))
+    return Roles(
+        maintainers=frozenset(login.lower() for login in repo.maintainers),
+        teams=teams,
+        mergers=mergers,
+        bots=tuple(repo.bots),
+    )

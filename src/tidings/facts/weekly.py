@@ -16,6 +16,7 @@ from tidings.config import RepoConfig
 from tidings.facts.activity_data import WindowData, load_window
 from tidings.facts.importance import Scored, score_merged
 from tidings.facts.risk import MergedPR, RiskTag, assess_all, load_merged
+from tidings.facts.roles import load_roles
 from tidings.facts.stats import data_as_of, directory_of
 from tidings.facts.trends import PROCESS_LABELS, title_tags
 from tidings.facts.watchlist import Watch, watchlist
@@ -69,7 +70,9 @@ def load_week(conn: Connection, repo_id: int, repo: RepoConfig, window: Window) 
     prev_window = previous(window)
     prs = load_merged(conn, repo_id, window.start, window.end)
     prev_prs = load_merged(conn, repo_id, prev_window.start, prev_window.end)
-    data = load_window(conn, repo_id, repo.name, window.start, window.end)
+    data = load_window(
+        conn, repo_id, repo.name, window.start, window.end, roles=load_roles(conn, repo_id, repo)
+    )
     scored = {s.number: s for s in score_merged(data, repo)}
     ranked = sorted(
         (p.number for p in prs),

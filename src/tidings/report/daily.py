@@ -17,6 +17,7 @@ from tidings.facts.activity_data import Item, WindowData, load_window
 from tidings.facts.actors import is_bot, is_git_name
 from tidings.facts.discussions import Discussion, hot_discussions
 from tidings.facts.importance import score_merged
+from tidings.facts.roles import load_roles
 from tidings.facts.stats import data_as_of, item_lists
 from tidings.facts.topics import topic_matches
 from tidings.facts.trends import clusters
@@ -50,7 +51,8 @@ def build_daily(
         repo_id = store.require_repo(conn, repo.name)
         lists = item_lists(conn, repo_id, window)
         history = [item_lists(conn, repo_id, previous(window, k)).counts() for k in range(1, 8)]
-        data = load_window(conn, repo_id, repo.name, window.start, window.end)
+        roles = load_roles(conn, repo_id, repo)
+        data = load_window(conn, repo_id, repo.name, window.start, window.end, roles=roles)
         as_of = data_as_of(conn, repo_id)
     counts = lists.counts()
     stats = m.Stats(**{k: getattr(counts, k) for k in METRICS})
@@ -363,6 +365,8 @@ class _Writer:
         return m.Viewpoint(
             login=p.login,
             role=p.role,
+            role_source=p.role_source,
+            role_evidence=p.role_evidence,
             comments=len(p.comments),
             excerpt=self.prose(("hot", d.number, "view", p.login or ""), text),
         )

@@ -16,6 +16,9 @@ SCHEMA_VERSION = 1
 
 Lang = Literal["zh", "en"]
 Role = Literal["maintainer", "contributor", "user", "bot"]
+# Where a role came from (facts/roles.py): the account type, the config's lists, a listed team,
+# a merged PR, or GitHub's author_association.
+RoleSource = Literal["account", "config", "team", "merged", "association"]
 
 
 class _Model(BaseModel):
@@ -97,6 +100,10 @@ class TopicTrack(_Model):
 class Viewpoint(_Model):
     login: str | None
     role: Role
+    # Optional so reports written before roles had sources still load.
+    role_source: RoleSource | None = None
+    role_evidence: str | None = None  # the team ("org/slug"), the merged PR ("#123"), or the
+    # association ("MEMBER"), as facts/roles.py found it
     comments: int  # in the window
     excerpt: Prose  # rules: a short excerpt of their own words; llm: their stance
 

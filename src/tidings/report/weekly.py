@@ -23,6 +23,7 @@ from tidings.facts.activity_data import load_window
 from tidings.facts.actors import is_bot, is_git_name
 from tidings.facts.importance import top_dirs
 from tidings.facts.risk import MergedPR, risk_score
+from tidings.facts.roles import load_roles
 from tidings.facts.stats import item_lists
 from tidings.facts.weekly import (
     Trend,
@@ -98,10 +99,11 @@ def _daily_facts(
     headline counts), so the PR cards built from them are the daily report's cards."""
     out: list[WindowFacts] = []
     monday = date.fromisocalendar(year, week, 1)
+    roles = load_roles(conn, repo_id, repo)
     for k in range(7):
         day = daily_window(monday + timedelta(days=k), repo.tz, repo.cutoff_time)
         counts = item_lists(conn, repo_id, day).counts()
-        data = load_window(conn, repo_id, repo.name, day.start, day.end)
+        data = load_window(conn, repo_id, repo.name, day.start, day.end, roles=roles)
         stats = {name: getattr(counts, name) for name in METRICS}
         out.append(WindowFacts(data=data, repo=repo, lang=lang, stats=stats, baseline={}))
     return out

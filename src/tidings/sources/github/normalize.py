@@ -80,6 +80,12 @@ def graphql_actor(actor: JSON | None) -> tuple[str | None, str | None]:
     return login, kind
 
 
+def label_name(label: JSON | str) -> str:
+    """A REST label: an object with `name`, or (GitHub's description allows both) the bare
+    name as a string."""
+    return label if isinstance(label, str) else label["name"]
+
+
 def rest_reactions(obj: JSON | None) -> dict[str, int]:
     if not obj:
         return {}
@@ -130,7 +136,7 @@ def item_from_rest(issue: JSON) -> ItemRecord:
         state_reason=issue.get("state_reason"),
         draft=bool(issue.get("draft")) if is_pr else None,
         locked=bool(issue.get("locked")),
-        labels=[label["name"] for label in issue.get("labels") or []],
+        labels=[label_name(label) for label in issue.get("labels") or []],
         created_at=parse_time(issue["created_at"]),
         updated_at=parse_time(issue["updated_at"]),
         closed_at=parse_time(issue.get("closed_at")),
@@ -223,18 +229,35 @@ def pr_fields_from_graphql(pr: JSON) -> dict[str, Any]:
     }
 
 
-def review_id(node: JSON) -> int:
-    """A review's REST id: `fullDatabaseId` (a BigInt, sent as a string) or `databaseId`."""
-    value = node.get("fullDatabaseId")
-    if value is None:
-        value = node["databaseId"]
-    return int(value)
+def review_id(node: JSON) -> int | None:
+    """A review's REST id: `fullDatabaseId` (a BigInt, sent as a string) or `databaseId`.
+
+    Both are nullable in GitHub's schema and only one is asked for; None when neither came
+    (the sync then looks the id up by the review's node id in the REST listing).
+    """
+    for key in ("fullDatabaseId", "databaseId"):
+        value = node.get(key)
+        if value is not None:
+            return int(value)
+    return None
+
+
+def review_ids_from_rest(reviews: Iterable[JSON]) -> dict[str, int]:
+    """node id -> REST id, from a PR's REST review listing."""
+    return {
+        str(review["node_id"]): int(review["id"])
+        for review in reviews
+        if review.get("node_id") and review.get("id") is not None
+    }
 
 
 def review_from_graphql(node: JSON, number: int) -> ReviewRecord:
     author, author_type = graphql_actor(node.get("author"))
+    rid = review_id(node)
+    if rid is None:
+        raise ValueError(f"review {node.get('id')} of #{number} has no database id")
     return ReviewRecord(
-        id=review_id(node),
+        id=rid,
         number=number,
         github_id=node.get("id"),
         author=author,

@@ -80,6 +80,7 @@ from tidings.sources.github.client import (
 )
 from tidings.store import Store, schema
 from tidings.store.rows import update_repository, write_records
+from tidings.store.teams import team_stream, write_team
 
 log = logging.getLogger("tidings.github")
 
@@ -138,6 +139,7 @@ class SyncReport:
     pr_details: int = 0  # PRs whose GraphQL details were (re)fetched
     reconciled: int = 0  # items whose comments were re-listed after a count mismatch
     marked_deleted: int = 0
+    team_members: int = 0  # listed members of the config's maintainer teams
     rest_requests: int = 0
     graphql_requests: int = 0
     not_modified: int = 0
@@ -168,12 +170,14 @@ def sync_repository(
     client: GitHubClient | None = None,
     verify: bool = False,
     pr_batch: int = PR_BATCH,
+    teams: Sequence[str] = (),
 ) -> SyncReport:
     """Bring the store's copy of `full_name` up to date with GitHub (see the module docstring).
 
     Raises SourceError for anything the user must act on (unknown repository, bad token,
     GitHub unreachable, a rate limit longer than `github.max_wait`). Whatever was committed
-    before an error stays and the next run resumes from it.
+    before an error stays and the next run resumes from it. `teams` ("org/slug", the config's
+    `maintainer_teams`) have their members listed and stored for facts/roles.py.
     """
     owner, sep, name = full_name.partition("/")
     if not sep or not owner or not name or "/" in name:
@@ -197,7 +201,9 @@ def sync_repository(
     try:
         # One sync per repository at a time, in any process: a second one waits (store/locks.py).
         with store.sync_lock(full_name):
-            _Sync(store, client, owner, name, report, since, progress, verify, pr_batch).run()
+            _Sync(
+                store, client, owner, name, report, since, progress, verify, pr_batch, teams
+            ).run()
     finally:
         after = client.stats.to_dict()
         for key in ("rest_requests", "graphql_requests", "not_modified", "retries", "waits"):
@@ -211,7 +217,8 @@ def sync_repository(
 # How nodes of each nested connection are told apart when pages overlap.
 _NODE_KEYS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "labels": lambda n: n["name"],
-    "reviews": nz.review_id,
+    # The node id, present on every review: `fullDatabaseId` may be null (see _review_ids).
+    "reviews": lambda n: n.get("id") or nz.review_id(n),
     "files": lambda n: n["path"],
     "closingIssuesReferences": lambda n: (n["repository"]["nameWithOwner"], n["number"]),
     "reviewThreads": lambda n: n["id"],
@@ -253,8 +260,10 @@ class _Sync:
         progress: Progress | None,
         verify: bool,
         pr_batch: int,
+        teams: Sequence[str] = (),
     ) -> None:
         self.store = store
+        self.teams = list(teams)
         self.client = client
         self.owner = owner
         self.name = name
@@ -308,8 +317,59 @@ class _Sync:
         self._reconcile_items()
         if changed or self.verify:
             self._reconcile_totals()
+        self._teams()
+        # Last: the store now holds the repository as of this sync (facts/coverage.py).
         with self.store.begin() as conn:
             self.store.set_cursor(conn, self.repo_id, SYNCED_STREAM, None)
+
+    # -- 6. maintainer teams ----------------------------------------------------------------
+
+    def _teams(self) -> None:
+        """Store who is in each team the config names as maintainers (facts/roles.py). One
+        request a team, a free 304 while it is unchanged and fits one page. A team GitHub
+        will not show, or answers oddly, keeps the members last listed, with a note."""
+        for team in self.teams:
+            org, _, slug = team.partition("/")
+            path = f"/orgs/{org}/teams/{slug}/members"
+            params = {"per_page": PER_PAGE}
+            url = self.client.url_for(path, params)
+            with self.store.begin() as conn:
+                listed = self.store.get_cursor(conn, self.repo_id, team_stream(team)) is not None
+                etag = self.store.get_etag(conn, url) if listed else None
+            try:
+                resp = self.client.get(path, params, etag=etag)
+                if resp.not_modified:
+                    continue
+                pages = [resp.json]
+                while isinstance(pages[-1], list) and len(pages[-1]) >= PER_PAGE:
+                    more = {**params, "page": len(pages) + 1}
+                    pages.append(self.client.get(path, more).json)
+            except NotFoundError:
+                self._team_note(team, "is not visible to this token (it needs read:org)")
+                continue
+            if not all(isinstance(page, list) for page in pages):
+                self._team_note(team, "was answered with something other than a member list")
+                continue
+            logins = [
+                m["login"]
+                for page in pages
+                for m in page
+                if isinstance(m, dict) and isinstance(m.get("login"), str)
+            ]
+            with self.store.begin() as conn:
+                write_team(self.store, conn, self.repo_id, team, logins)
+                # Only a one-page answer may be repeated as a 304: with more pages, an unchanged
+                # first page says nothing of the others.
+                if len(pages) == 1:
+                    self.store.set_etag(conn, url, resp.etag)
+                else:
+                    conn.execute(schema.http_cache.delete().where(schema.http_cache.c.key == url))
+            self.report.team_members += len(logins)
+
+    def _team_note(self, team: str, problem: str) -> None:
+        note = f"team {team} {problem}; its members stay as last listed"
+        self.report.notes.append(note)
+        log.warning("%s: %s", self.full_name, note)
 
     # -- 1. repository ---------------------------------------------------------------------
 
@@ -504,6 +564,7 @@ class _Sync:
                     pr.add(connection, node.get(connection) or {})
                 prs[number] = pr
             self._complete([pr for pr in prs.values() if pr is not None])
+            self._review_ids([pr for pr in prs.values() if pr is not None])
             with self.store.begin() as conn:
                 for number, pr in prs.items():
                     self._write_pr(conn, number, pr)
@@ -552,6 +613,40 @@ class _Sync:
                 if got < total:
                     limit = " (GitHub lists at most 3,000)" if connection == "files" else ""
                     note = f"#{number}: {got} of {total} {connection} available{limit}"
+                    self.report.notes.append(note)
+                    log.warning("%s: %s", self.full_name, note)
+
+    def _review_ids(self, prs: Sequence[_PR]) -> None:
+        """Fill in the REST id of reviews whose `fullDatabaseId` GitHub answered null: the id
+        stored with the same node id, else the PR's REST review listing's; a review still
+        without one is left out with a note, as the other incomplete lists are."""
+        for pr in prs:
+            reviews = pr.nodes.get("reviews", {})
+            missing = [n for n in reviews.values() if nz.review_id(n) is None]
+            if not missing:
+                continue
+            number = int(pr.node["number"])
+            rt = schema.reviews
+            with self.store.begin() as conn:
+                ids = {
+                    github_id: rid
+                    for rid, github_id in conn.execute(
+                        sa.select(rt.c.id, rt.c.github_id).where(
+                            rt.c.repo_id == self.repo_id,
+                            rt.c.number == number,
+                            rt.c.github_id.in_([n.get("id") for n in missing]),
+                        )
+                    )
+                }
+            if any(n.get("id") not in ids for n in missing):
+                listed = self._list_all(f"/repos/{self.full_name}/pulls/{number}/reviews")
+                ids.update(nz.review_ids_from_rest(listed or []))
+            for node in missing:
+                if node.get("id") in ids:
+                    node["fullDatabaseId"] = str(ids[node["id"]])
+                else:
+                    reviews.pop(node.get("id") or "", None)
+                    note = f"#{number}: review {node.get('id')} has no id on GitHub; left out"
                     self.report.notes.append(note)
                     log.warning("%s: %s", self.full_name, note)
 
