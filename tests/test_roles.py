@@ -20,7 +20,7 @@ from tidings.facts.roles import RoleOf, Roles, load_roles, role_of
 from tidings.render.markdown import render_daily_markdown as render_markdown
 from tidings.report.daily import build_daily
 from tidings.sources.github.client import GitHubClient
-from tidings.sources.github.sync import SyncReport, sync_repository
+from tidings.sources.github.sync import SYNCED_STREAM, SyncReport, sync_repository
 from tidings.store import Store
 from tidings.store.teams import read_teams, write_team
 
@@ -312,6 +312,8 @@ def test_a_report_warns_of_a_configured_team_no_sync_has_listed(
     url = f"sqlite:///{tmp_path / 't.db'}"
     store = Store.open(url)
     repo_id = seed(store, _thread(Records()))
+    with store.begin() as conn:  # synced, as a real store would be: the day is covered
+        store.set_cursor(conn, repo_id, SYNCED_STREAM, None)
     store.close()
     config = tmp_path / "tidings.toml"
     config.write_text(
