@@ -907,10 +907,9 @@ class _Sync:
         after: str | None = None
         query = queries.item_numbers(connection)
         check = shapes.item_numbers(connection)
+        what = "issue numbers" if connection == "issues" else "pull request numbers"
         while True:
-            data = self.client.graphql(
-                query, {**self.vars, "after": after}, check=check, what=f"{connection} numbers"
-            )
+            data = self.client.graphql(query, {**self.vars, "after": after}, check=check, what=what)
             page = data["repository"][connection]
             numbers.update(int(n["number"]) for n in page["nodes"])
             counts.add(int(page["totalCount"]))
