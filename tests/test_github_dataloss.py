@@ -291,3 +291,23 @@ def test_corrupted_answers_are_served_with_the_real_etag() -> None:
         assert [(e["type"], e["path"]) for e in body["errors"]] == [
             ("NOT_FOUND", ["repository", "p", "files"])
         ]
+
+
+# -- case 5: NUL in GitHub's text --------------------------------------------------------------
+
+
+def test_nul_in_any_text_syncs_on_both_backends(store: Store) -> None:
+    """A pasted binary log (NUL bytes) in titles, bodies, comments, reviews and labels used to
+    fail every sync on PostgreSQL; now it is stored exactly, on both backends."""
+    records = small_repo(issues=2, prs=1)
+    item = next(x for x in records if isinstance(x, r.ItemRecord) and x.number == 1)
+    item.title, item.body, item.labels = "crash \x00", "log:\x00\x00", ["we\x00ird"]
+    with FakeGitHub(records, token=TOKEN) as gh:
+        gh.add_comment(REPO, 1, "core dump \x00\x01")
+        gh.add_review(REPO, 3, "COMMENTED", body="\ufdd0 and \x00")
+        gh.add_review_comment(REPO, 3, "nit \x00", path="src/m3_0.py")
+        sync(store, gh, REPO)
+        assert_same(store, gh, REPO)
+        assert any("core dump \\u0000" in x for x in stored(store, REPO))
+        again = sync(store, gh, REPO)
+        assert again.requests == again.not_modified
