@@ -14,9 +14,10 @@
    A few dozen pages cover a busy week of a repository like vLLM.
 3. **Cursors and ETags** — each page's rows and the stream's cursor commit in one transaction,
    so an interrupted sync resumes where it stopped. The cursor is the `since` of the *last
-   request made*, and the ETag of that final (short) page's URL is stored, so a re-sync with
-   nothing changed repeats exactly those URLs and GitHub answers 304 — which costs no rate
-   limit. A sync with nothing changed costs four requests, all 304. `--since DATE` starts the
+   request made*, and the ETag of that final (short) page's URL is stored (if the page was
+   well-formed and not empty), so a re-sync with nothing changed repeats exactly those URLs
+   and GitHub answers 304 — which costs no rate limit. A sync with nothing changed costs four
+   requests, all 304. `--since DATE` starts the
    streams at that date instead of the cursor; a first sync without it reads all history.
 4. **PR details by GraphQL** — reviews, files, merge data, closing references and review
    threads' resolution (stored as `unresolved_threads`, the count GitHub reports *now*: for a
@@ -37,12 +38,20 @@
    surplus (a deletion): it holds just the window's comments of old threads by design. When
    a stream changed (or with `verify=True`) the repository's issue and PR totals are compared
    too, and if the store has more than GitHub, item numbers (only) are listed by GraphQL to
-   find and mark the missing.
+   find and mark the missing. Absence is weak evidence, so a listing only marks rows deleted
+   when it is complete, agrees with GitHub's own count for it, and does not make most of what
+   we hold vanish at once (deletions.py); PR files and closing references are replaced only by
+   a complete list. A refused verdict keeps the rows and leaves a note in the sync summary.
 6. **Bots** — `author_type` is stored as GitHub reports it; deciding what counts as a bot is
    left to the facts layer.
 7. **Crash safety** — every write is one transaction per page or batch and every stage is
    driven by stored state (cursors, `*_updated_at` columns), so killing the sync at any point
    and re-running gives the same store as an uninterrupted run.
+8. **Wrong answers** — every answer is parsed against the shape GitHub documents before any of
+   it is used (shapes.py): a listing that is `{}` or an error object, a null repository, a
+   null connection, a count smaller than the nodes it came with. Such an answer is retried
+   like a 5xx and, if it persists, stops the sync with one line; it is never read as "empty",
+   so it can neither mark rows deleted nor store a cursor or ETag past data never read.
 """
 
 from __future__ import annotations
@@ -428,9 +437,11 @@ class _Sync:
                     )
                 else:
                     self.store.set_cursor(conn, self.repo_id, stream, _format_cursor(since, page))
-                    # `since` is inclusive and comes from rows we read, so a true answer to it
-                    # is rarely empty; an empty one is not trusted to be repeated as a 304.
-                    if records or not since:
+                    # An empty answer is never kept for a 304: a wrong `[]` carrying the real
+                    # ETag would otherwise be repeated for good. (A true one is rare: `since`
+                    # is inclusive and comes from rows we read; an empty stream costs one
+                    # request a sync.)
+                    if records:
                         self.store.set_etag(conn, url, resp.etag)
             done += len(records)
             self.progress(stage, done, None)
