@@ -53,7 +53,9 @@ def _convert(convert: Callable[[Any], T], value: Any, where: str) -> T:
         raise UnexpectedAnswer(f"{where} has a bad {field!r} ({err['msg']})") from exc
     except KeyError as exc:
         raise UnexpectedAnswer(f"{where} lacks {exc.args[0]!r}") from exc
-    except (TypeError, ValueError, AttributeError) as exc:
+    except ValueError as exc:
+        raise UnexpectedAnswer(f"{where} has a bad value ({exc})") from exc
+    except (TypeError, AttributeError) as exc:
         raise UnexpectedAnswer(f"{where} has a value of the wrong type ({exc})") from exc
 
 
