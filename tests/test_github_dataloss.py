@@ -239,8 +239,12 @@ def test_empty_object_for_a_listing_page_is_not_the_end(store: Store, times: int
             assert sum('"kind": "issue"' in x for x in stored(store, REPO)) == 100
         sync(store, gh, REPO)
         assert_same(store, gh, REPO)
-        again = sync(store, gh, REPO)
-        assert again.requests == again.not_modified  # and now the quiet re-sync is all 304
+        sync(store, gh, REPO)
+        # The quiet re-sync repeats the issues listing's last URL with its ETag: a 304, since
+        # only the true answer's ETag was stored. (The empty comment streams are asked again:
+        # an empty answer is never kept for a 304.)
+        issues = [q for q in gh.requests if q.path == f"/repos/{REPO}/issues"]
+        assert len(issues) == 1 and issues[0].not_modified
 
 
 def test_cli_reports_a_persisting_wrong_answer_in_one_line(

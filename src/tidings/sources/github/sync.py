@@ -414,8 +414,8 @@ class _Sync:
             resp = self.client.get(path, params, etag=etag, parse=shapes.rest_list(convert))
             if resp.not_modified:
                 break
-            changed = True
             records: list[Any] = resp.parsed
+            changed |= bool(records)
             if resuming:
                 resuming = False
                 if not records or nz.format_time(records[0].updated_at) != since:  # type: ignore[attr-defined]
