@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from tidings.errors import SourceError
-from tidings.sources.github import auth
+from tidings.sources.github import auth, shapes
 from tidings.sources.github.client import GitHubClient, GraphQLTooLarge, NotFoundError
 
 TOKEN = "ghp_TESTTOKEN0123456789abcdef"
@@ -375,3 +375,42 @@ def test_no_token(monkeypatch: pytest.MonkeyPatch) -> None:
         auth.resolve_token()
     assert err.value.cause == "no GitHub token found"
     assert "gh auth login" in err.value.fix
+
+
+# -- answers of the wrong shape (issue #10) ----------------------------------------------------
+
+
+def test_wrong_shaped_listing_is_retried_then_used() -> None:
+    client, sleeps = make(sequence(ok({}), ok({"message": "oops"}), ok([{"n": 1}])))
+    resp = client.get("/repos/o/r/issues", parse=shapes.rest_list(lambda row: row["n"]))
+    assert resp.parsed == [1]
+    assert client.stats.retries == 2 and len(sleeps) == 2
+
+
+def test_wrong_shape_that_persists_is_one_line_naming_the_request() -> None:
+    client, _ = make(sequence(ok({})))
+    with pytest.raises(SourceError) as err:
+        client.get("/repos/o/r/issues", parse=shapes.rest_list(lambda row: row))
+    assert err.value.one_line() == (
+        "GitHub kept answering GET /repos/o/r/issues in an unexpected shape: the listing is an "
+        "empty object, not a list (4 tries) — nothing was deleted or skipped because of it; run "
+        "the sync again later (see githubstatus.com) and report it if it persists"
+    )
+
+
+def test_graphql_check_sees_data_and_errors_and_is_retried() -> None:
+    seen: list[int] = []
+
+    def check(data: Any, errors: Any) -> None:
+        seen.append(len(errors))
+        shapes.repository(data)
+
+    nested = [{"type": "NOT_FOUND", "path": ["repository", "p1"], "message": "gone"}]
+    client, _ = make(sequence(gql({"repository": None}), gql({"repository": {"p1": None}}, nested)))
+    data = client.graphql("query", {"owner": "o", "name": "r"}, check=check, what="details")
+    assert data["repository"] == {"p1": None} and seen == [0, 1]
+
+
+def test_graphql_without_data_is_retried_not_fatal() -> None:
+    client, _ = make(sequence(httpx.Response(200, json={}), gql({"x": 1})))
+    assert client.graphql("query") == {"x": 1}

@@ -287,18 +287,28 @@ class MiniGitHub:
         variables = body.get("variables") or {}
         rate = {"remaining": 4999, "resetAt": "2030-01-01T00:00:00Z", "cost": 1}
         repo: dict[str, Any] = {}
+        errors: list[dict[str, Any]] = []
         details = re.findall(r"p(\d+): pullRequest\(number: (\d+)\)", query)
         if self.max_prs is not None and len(details) > self.max_prs:
             return httpx.Response(502, text="Bad Gateway")
         for alias, number in details:
             node = self._pr(int(number))
             if node is not None:
-                for name in ("labels", "reviews", "files", "closingIssuesReferences"):
+                for name in (
+                    "labels",
+                    "reviews",
+                    "files",
+                    "closingIssuesReferences",
+                    "reviewThreads",
+                ):
                     size = 50 if name == "closingIssuesReferences" else 100
                     node[name] = self._connection(self._nested(int(number), name), size, None)
                     if name == "files":
                         node[name]["totalCount"] = len(self.files[int(number)])
             repo[f"p{alias}"] = node
+            if node is None:
+                # As GitHub does: a null alias comes with a NOT_FOUND error naming it.
+                errors.append({"type": "NOT_FOUND", "path": ["repository", f"p{alias}"]})
         for alias, number, name, first, after in re.findall(
             r"c(\d+): pullRequest\(number: (\d+)\) \{ (\w+)\(first: (\d+), after: \"([^\"]*)\"\)",
             query,
@@ -318,7 +328,10 @@ class MiniGitHub:
             repo[m.group(1)] = self._connection(
                 [{"number": n} for n in numbers], 100, variables.get("after")
             )
-        return httpx.Response(200, json={"data": {"rateLimit": rate, "repository": repo}})
+        answer: dict[str, Any] = {"data": {"rateLimit": rate, "repository": repo}}
+        if errors:
+            answer["errors"] = errors
+        return httpx.Response(200, json=answer)
 
 
 @pytest.fixture

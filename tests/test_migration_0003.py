@@ -27,7 +27,7 @@ def test_0002_store_upgrades_and_keeps_its_files(db_url: str) -> None:
         engine.dispose()
     store = Store.open(db_url)  # opening migrates to head
     try:
-        assert current_revision(store.engine) == "0003"
+        assert current_revision(store.engine) not in (None, "0001", "0002")
         with store.engine.connect() as conn:
             row = conn.execute(sa.text("SELECT path, additions, patch FROM pr_files")).one()
         assert tuple(row) == ("src/a.py", 3, None)

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from tests.factories import Records, seed
-from tests.test_store import _every_type
+from tests.test_store import _every_type, _nul_records
+from tidings import records as r
 from tidings.errors import SnapshotError, StoreError
 from tidings.snapshot import VERSION, export_snapshot, import_snapshot
 from tidings.store import Store
@@ -265,3 +266,68 @@ def test_sqlite_and_postgresql_exports_are_identical(sqlite_url: str, pg_url: st
             store.close()
     assert outputs[0] == outputs[1]
     assert len(outputs[0]) > 600
+
+
+@pytest.mark.postgres
+def test_nul_text_moves_from_sqlite_to_postgresql_byte_for_byte(
+    sqlite_url: str, pg_url: str, tmp_path: Path, rec: Records
+) -> None:
+    """Issue #10, case 5: NUL in text used to make the import (and every sync) fail on
+    PostgreSQL; now the snapshot goes there and back unchanged."""
+    bodies = []
+    source = tmp_path / "from-sqlite.jsonl"
+    for url, src, out in (
+        (sqlite_url, None, source),
+        (pg_url, source, tmp_path / "from-pg.jsonl"),
+        (f"sqlite:///{tmp_path / 'back.db'}", tmp_path / "from-pg.jsonl", tmp_path / "back.jsonl"),
+    ):
+        store = Store.open(url)
+        try:
+            if src is None:
+                seed(store, _nul_records(rec))
+            else:
+                import_snapshot(store, src)
+            export_snapshot(store, None, out)
+        finally:
+            store.close()
+        bodies.append(_body(out))
+    assert "\\u0000" in "".join(bodies[0])  # JSON's spelling of NUL, in the file
+    assert bodies[0] == bodies[1] == bodies[2]
+
+
+def test_another_repositorys_snapshot_with_the_same_ids_lands_beside(
+    store: Store, rec: Records, tmp_path: Path
+) -> None:
+    """Issue #10, case 6: importing a snapshot whose comment and review ids collide with
+    another repository's used to move those rows over, leaving the first with none."""
+
+    def repo(name: str) -> list[r.Record]:
+        return [
+            rec.repo(name),
+            rec.issue(1),
+            rec.pr(2),
+            rec.comment(1, id=11, body=f"in {name}"),
+            rec.review(2, id=21, body=f"in {name}"),
+            rec.review_comment(2, id=31, review_id=21, body=f"in {name}"),
+        ]
+
+    seed(store, repo("acme/widgets"))
+    before = tmp_path / "before.jsonl"
+    export_snapshot(store, "acme/widgets", before)
+
+    other = Store.open(f"sqlite:///{tmp_path / 'ghe.db'}")
+    try:
+        seed(other, repo("acme/widgets-enterprise"))
+        snap = tmp_path / "ghe.jsonl"
+        export_snapshot(other, None, snap)
+    finally:
+        other.close()
+    import_snapshot(store, snap)
+
+    after = tmp_path / "after.jsonl"
+    export_snapshot(store, "acme/widgets", after)
+    assert _body(after) == _body(before)
+    both = tmp_path / "both.jsonl"
+    counts = export_snapshot(store, None, both)
+    assert counts.records["comment"] == counts.records["review"] == 2
+    assert counts.records["review_comment"] == 2

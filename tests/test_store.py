@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 import sqlalchemy as sa
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.factories import Records, seed, ts
 from tidings import records as r
 from tidings.store import Store, schema
 from tidings.store.migrate import current_revision
 from tidings.store.rows import read_records, write_records
+from tidings.store.types import TEXT_MARK, escape_text, unescape_text
 
 
 def _every_type(rec: Records) -> list[r.Record]:
@@ -167,3 +172,92 @@ def test_postgres_reads_late_times_back_whatever_the_server_time_zone(
         assert item.closed_at == ts("9999-12-31T23:59:59Z")
     finally:
         eastern.close()
+
+
+# -- text PostgreSQL would refuse (issue #10, case 5) ------------------------------------------
+
+NUL_BODY = "binary log:\x00\x01\x00 end"
+MARKED = "\ufdd0 starts with the escape marker"
+
+
+def _nul_records(rec: Records) -> list[r.Record]:
+    """NUL and the escape marker in every kind of text column, JSON ones included."""
+    return [
+        rec.repo("acme/widgets", description="nul \x00 in a description"),
+        rec.issue(1, title="title\x00", body=NUL_BODY, labels=["la\x00bel", MARKED, "plain"]),
+        rec.pr(2, head_ref="branch\x00", body=MARKED),
+        rec.comment(1, id=11, body=NUL_BODY, author="a\x00b"),
+        rec.comment(1, id=12, body="\x00"),
+        rec.review(2, id=21, body=MARKED + "\x00"),
+        rec.review_comment(2, id=31, body=NUL_BODY, diff_hunk="@@ -1 +1 @@\n-\x00\n+x"),
+        rec.file(2, "src/plain.py", patch="+\x00 added"),
+        rec.sync_state("issues", cursor="2026-02-24T05:00:00Z"),
+    ]
+
+
+def test_nul_and_marker_text_round_trip_on_both_backends(store: Store, rec: Records) -> None:
+    written = _nul_records(rec)
+    seed(store, written)
+    seed(store, written)  # the upsert path too
+    assert _dump(store) == [x.model_dump_json() for x in written]
+    with store.engine.connect() as conn:
+        raw = dict(conn.execute(sa.text("SELECT id, body FROM comments")).all())
+        plain = conn.execute(sa.text("SELECT path FROM pr_files")).scalar_one()
+    assert plain == "src/plain.py"  # ordinary text is stored as it is
+    if store.dialect == "postgresql":
+        assert raw[11] == "\ufdd0" + json.dumps(NUL_BODY, ensure_ascii=False)
+        assert "\x00" not in raw[11] + raw[12]
+    else:
+        assert raw[11] == NUL_BODY
+
+
+def test_nul_in_cached_model_answers(store: Store) -> None:
+    value = {"summary": "a\x00b", "items": ["\x00", MARKED], "\x00key": 1}
+    row = {
+        "key": "k" * 64,
+        "kind": "daily",
+        "model": "m\x00",
+        "created_at": ts("2026-02-24T00:00:00Z"),
+        "value": value,
+        "prompt_tokens": 1,
+        "completion_tokens": 2,
+    }
+    with store.begin() as conn:
+        store.upsert(conn, schema.llm_cache, [row])
+    with store.engine.connect() as conn:
+        got = conn.execute(sa.select(schema.llm_cache)).mappings().one()
+    assert got["value"] == value and got["model"] == "m\x00"
+
+
+@given(st.text())
+def test_text_escape_is_reversible_and_leaves_ordinary_text_alone(text: str) -> None:
+    stored_text = escape_text(text)
+    assert "\x00" not in stored_text
+    assert unescape_text(stored_text) == text
+    if "\x00" not in text and not text.startswith(TEXT_MARK):
+        assert stored_text == text
+
+
+# -- ids per repository (issue #10, case 6) ---------------------------------------------------
+
+
+def test_same_comment_and_review_ids_in_two_repositories(store: Store, rec: Records) -> None:
+    def repo(name: str, body: str) -> list[r.Record]:
+        return [
+            rec.repo(name),
+            rec.issue(1),
+            rec.pr(2),
+            rec.comment(1, id=11, body=body),
+            rec.review(2, id=21, body=body),
+            rec.review_comment(2, id=31, review_id=21, body=body),
+        ]
+
+    first, second = repo("acme/widgets", "first"), repo("other/widgets", "second")
+    seed(store, first)
+    seed(store, second)
+    assert _dump(store, "acme/widgets") == [x.model_dump_json() for x in first]
+    assert _dump(store, "other/widgets") == [x.model_dump_json() for x in second]
+    repo_id = seed(store, [rec.repo("acme/widgets")])
+    with store.begin() as conn:
+        assert store.mark_deleted(conn, schema.comments, repo_id, [11]) == 1
+    assert '"deleted":true' not in "".join(_dump(store, "other/widgets"))

@@ -271,12 +271,11 @@ class _Reader:
 
 
 def _key(repo: str, record: r.Record) -> tuple[Any, ...]:
-    """The record's primary key in the store (comment, review ids are global on GitHub)."""
+    """The record's primary key in the store. Comment and review ids count per repository:
+    another GitHub (Enterprise) or a renamed repository's snapshot may reuse them."""
     kind = record.type  # type: ignore[attr-defined]
     if kind == "repository":
         return (kind, repo.lower())
-    if kind in ("comment", "review", "review_comment"):
-        return (kind, record.id)  # type: ignore[attr-defined]
     pk = [c.name for c in TABLES[kind].primary_key.columns if c.name != "repo_id"]
     return (kind, repo.lower(), *(getattr(record, name) for name in pk))
 

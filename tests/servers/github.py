@@ -12,9 +12,11 @@ background thread, logs every request, and injects the faults a real sync meets:
         assert export(store) == records_of(gh)   # modulo sync bookkeeping
 
 - Log: `requests`, `count(api=, status=, path_contains=, not_modified=)`, `reset_log()`.
-- Faults: `inject(kind, api=, path_contains=, body_contains=, times=1, ...)` with kinds "429",
-  "secondary", "primary", "502", "timeout", "truncated", "mutate", "graphql_heavy";
-  `graphql_max_prs = N` as a standing rule; `on_request(callback)`; `clear_faults()`.
+- Faults: `inject(kind, api=, path_contains=, body_contains=, times=1, skip=0, ...)` with kinds
+  "429", "secondary", "primary", "502", "timeout", "truncated", "mutate", "graphql_heavy", and
+  the well-formed-HTTP-but-wrong answers "bad_body", "null_repository", "zero_totals",
+  "null_connections"; `graphql_max_prs = N` as a standing rule; `on_request(callback)`;
+  `clear_faults()`.
 - Data variants real GitHub sends: `null_review_ids` (reviews whose `fullDatabaseId` and
   `databaseId` answer null), `label_strings` (REST labels as bare names), `null_rest_users`
   (`user: null` for a deleted account); `set_team(org, slug, logins)` for team listings.
@@ -81,7 +83,9 @@ from tests.shared import SHARED_ENV
 from tidings import records as r
 
 __all__ = [
+    "CORRUPTIONS",
     "FAULT_KINDS",
+    "GRAPHQL_ONLY",
     "FakeGitHub",
     "Fault",
     "LoggedRequest",
@@ -100,7 +104,15 @@ FAULT_KINDS: tuple[str, ...] = (
     "truncated",
     "mutate",
     "graphql_heavy",
+    # Answers that are fine HTTP (200, JSON) with the wrong content, served in place of the real
+    # one: the data-loss cases of issue #10.
+    "bad_body",
+    "null_repository",
+    "zero_totals",
+    "null_connections",
 )
+CORRUPTIONS = ("bad_body", "null_repository", "zero_totals", "null_connections")
+GRAPHQL_ONLY = ("graphql_heavy", "null_repository", "zero_totals", "null_connections")
 
 WEB = "https://github.com"
 REST_DOCS = "https://docs.github.com/rest"
@@ -301,7 +313,11 @@ class Fault:
     html: bool = False
     action: Callable[[FakeGitHub], object] | None = None
     max_prs: int | None = None  # "graphql_heavy" only
+    payload: Any = None  # "bad_body": the JSON served instead ({} when None)
+    connections: tuple[str, ...] = ("files", "reviews")  # "null_connections"
+    skip: int = 0  # let this many matching requests through first
     hits: int = 0
+    skipped: int = 0
 
     def matches(self, request: Request) -> bool:
         if self.times is not None and self.hits >= self.times:
@@ -1173,6 +1189,9 @@ class FakeGitHub:
         html: bool = False,
         action: Callable[[FakeGitHub], object] | None = None,
         max_prs: int | None = None,
+        payload: Any = None,
+        connections: tuple[str, ...] = ("files", "reviews"),
+        skip: int = 0,
     ) -> Fault:
         """Make the next `times` matching requests fail (`times=None`: all of them).
 
@@ -1184,14 +1203,23 @@ class FakeGitHub:
 
         "graphql_heavy" (with `max_prs=N`) answers 502 to the next `times` GraphQL queries that
         select more than N `pullRequest` fields; `graphql_max_prs = N` is the standing form.
+
+        Wrong answers, each a 200 with JSON, served after the real answer was computed (so a
+        REST one keeps the real ETag, as a caching proxy gone wrong would):
+        "bad_body" serves `payload` (default `{}`; e.g. `{"message": "oops"}`) instead;
+        "null_repository" answers a GraphQL query `{"data": {"repository": null}}`, no error;
+        "zero_totals" sets every `totalCount` under `data.repository` to 0;
+        "null_connections" sets the named `connections` of every aliased PR to null, each with
+        a nested NOT_FOUND error. The GraphQL kinds match GraphQL requests only.
+        `skip=N` lets the first N matching requests through (e.g. the second issues page).
         """
         if fault not in FAULT_KINDS:
             raise ValueError(f"unknown fault {fault!r}: use one of {', '.join(FAULT_KINDS)}")
         if fault == "mutate" and action is None:
             raise ValueError('inject("mutate") needs action=lambda fake: ...')
-        if fault == "graphql_heavy":
-            if max_prs is None:
-                raise ValueError('inject("graphql_heavy") needs max_prs=N')
+        if fault == "graphql_heavy" and max_prs is None:
+            raise ValueError('inject("graphql_heavy") needs max_prs=N')
+        if fault in GRAPHQL_ONLY:
             api = "graphql"
         entry = Fault(
             kind=fault,
@@ -1206,6 +1234,9 @@ class FakeGitHub:
             html=html,
             action=action,
             max_prs=max_prs,
+            payload=payload,
+            connections=connections,
+            skip=skip,
         )
         with self._lock:
             self._faults.append(entry)
@@ -1221,6 +1252,9 @@ class FakeGitHub:
             chosen: Fault | None = None
             for fault in self._faults:
                 if fault.kind == "graphql_heavy" or not fault.matches(request):
+                    continue
+                if fault.skipped < fault.skip:
+                    fault.skipped += 1
                     continue
                 if fault.kind == "mutate":
                     fault.hits += 1
@@ -1265,7 +1299,9 @@ class FakeGitHub:
                     response = self._route(request)
                 except _HTTPError as error:
                     response = self._rest_error(error.status, error.message)
-                if fault is not None:
+                if fault is not None and fault.kind in CORRUPTIONS:
+                    response = _corrupt(fault, response)
+                elif fault is not None:
                     response.fault = fault.kind
                     response.truncate = fault.kind == "truncated"
         with self._lock:
@@ -2351,6 +2387,55 @@ class _Context:
     cost: int = 1
     node_count: int = 0
     pagination_errors: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _corrupt(fault: Fault, real: _Response) -> _Response:
+    """The wrong-but-well-formed answer a corruption fault serves in place of `real`."""
+    headers = dict(real.headers)
+    headers["Content-Type"] = "application/json; charset=utf-8"
+    if fault.kind == "bad_body":
+        payload = {} if fault.payload is None else fault.payload
+        return _Response(200, _json(payload), headers, fault=fault.kind)
+    if fault.kind == "null_repository":
+        return _Response(200, _json({"data": {"repository": None}}), headers, fault=fault.kind)
+    try:
+        body = json.loads(real.body or b"null")
+    except ValueError:
+        body = None
+    repo = ((body or {}).get("data") or {}).get("repository") if isinstance(body, dict) else None
+    if not isinstance(body, dict) or not isinstance(repo, dict):
+        return real  # nothing of the kind to corrupt (an error answer): served as it was
+    if fault.kind == "zero_totals":
+        _zero_counts(repo)
+    else:  # "null_connections"
+        errors = body.setdefault("errors", [])
+        for alias, node in repo.items():
+            if not isinstance(node, dict):
+                continue
+            for name in fault.connections:
+                if name in node:
+                    node[name] = None
+                    errors.append(
+                        {
+                            "type": "NOT_FOUND",
+                            "path": ["repository", alias, name],
+                            "locations": [{"line": 1, "column": 1}],
+                            "message": f"Could not resolve {name} of {alias}.",
+                        }
+                    )
+    return _Response(200, _json(body), headers, fault=fault.kind)
+
+
+def _zero_counts(value: Any) -> None:
+    if isinstance(value, dict):
+        for key, child in value.items():
+            if key == "totalCount":
+                value[key] = 0
+            else:
+                _zero_counts(child)
+    elif isinstance(value, list):
+        for child in value:
+            _zero_counts(child)
 
 
 def _not_found(message: str) -> GraphQLError:

@@ -76,7 +76,8 @@ def read_repository(conn: Connection, repo_id: int) -> r.RepositoryRecord:
 
 def _bytewise(conn: Connection, column: sa.Column) -> sa.ColumnElement:  # type: ignore[type-arg]
     """Order text by code point on every backend (SQLite's default; PostgreSQL's "C")."""
-    if conn.dialect.name == "postgresql" and isinstance(column.type, (sa.String, sa.Text)):
+    kind = column.type.impl if isinstance(column.type, sa.TypeDecorator) else column.type
+    if conn.dialect.name == "postgresql" and isinstance(kind, sa.String):
         return column.collate("C")
     return column
 

@@ -11,12 +11,13 @@ from sqlalchemy import (
     Integer,
     MetaData,
     PrimaryKeyConstraint,
-    String,
     Table,
-    Text,
 )
 
+# Every text column keeps any text on both backends, NUL included (see types.TEXT_MARK).
 from tidings.store.types import JSONType, UTCDateTime
+from tidings.store.types import LosslessString as String
+from tidings.store.types import LosslessText as Text
 
 metadata = MetaData()
 
@@ -98,7 +99,7 @@ items = Table(
 comments = Table(
     "comments",
     metadata,
-    Column("id", BigInteger, primary_key=True, autoincrement=False),
+    Column("id", BigInteger, nullable=False, autoincrement=False),
     _repo_fk(),
     Column("number", Integer, nullable=False),
     Column("github_id", String(100)),
@@ -109,6 +110,9 @@ comments = Table(
     Column("reactions", JSONType, nullable=False),
     Column("url", Text),
     Column("deleted", Boolean, nullable=False, default=False),
+    # GitHub's ids, unique per repository here: another repository's snapshot (a renamed
+    # repository, GitHub Enterprise next to github.com) may reuse them (migration 0004).
+    PrimaryKeyConstraint("repo_id", "id"),
     Index("ix_comments_repo_number", "repo_id", "number"),
     Index("ix_comments_repo_created", "repo_id", "created_at"),
 )
@@ -116,7 +120,7 @@ comments = Table(
 reviews = Table(
     "reviews",
     metadata,
-    Column("id", BigInteger, primary_key=True, autoincrement=False),
+    Column("id", BigInteger, nullable=False, autoincrement=False),
     _repo_fk(),
     Column("number", Integer, nullable=False),
     Column("github_id", String(100)),
@@ -128,6 +132,9 @@ reviews = Table(
     Column("comments_count", Integer, nullable=False, default=0),
     Column("url", Text),
     Column("deleted", Boolean, nullable=False, default=False),
+    # GitHub's ids, unique per repository here: another repository's snapshot (a renamed
+    # repository, GitHub Enterprise next to github.com) may reuse them (migration 0004).
+    PrimaryKeyConstraint("repo_id", "id"),
     Index("ix_reviews_repo_number", "repo_id", "number"),
     Index("ix_reviews_repo_submitted", "repo_id", "submitted_at"),
 )
@@ -135,7 +142,7 @@ reviews = Table(
 review_comments = Table(
     "review_comments",
     metadata,
-    Column("id", BigInteger, primary_key=True, autoincrement=False),
+    Column("id", BigInteger, nullable=False, autoincrement=False),
     _repo_fk(),
     Column("number", Integer, nullable=False),
     Column("review_id", BigInteger),
@@ -154,6 +161,9 @@ review_comments = Table(
     Column("reactions", JSONType, nullable=False),
     Column("url", Text),
     Column("deleted", Boolean, nullable=False, default=False),
+    # GitHub's ids, unique per repository here: another repository's snapshot (a renamed
+    # repository, GitHub Enterprise next to github.com) may reuse them (migration 0004).
+    PrimaryKeyConstraint("repo_id", "id"),
     Index("ix_review_comments_repo_number", "repo_id", "number"),
 )
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, String
+from sqlalchemy import JSON, DateTime, String, Text
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.engine import Dialect
 from sqlalchemy.types import TypeDecorator, TypeEngine
@@ -46,4 +47,103 @@ class UTCDateTime(TypeDecorator[datetime]):
         return value.astimezone(UTC)
 
 
-JSONType = JSON().with_variant(JSONB(), "postgresql")
+# -- text that PostgreSQL would refuse -----------------------------------------------------
+#
+# PostgreSQL's text types cannot hold NUL (U+0000), and JSONB refuses "\u0000" in its strings;
+# SQLite keeps both. GitHub text (a pasted binary log in a comment) can contain NUL, and one
+# such row used to fail every sync on PostgreSQL. So on PostgreSQL only, a string that contains
+# NUL, or that happens to start with the marker below, is stored as the marker followed by the
+# string as a JSON string literal (which spells NUL as the six characters \u0000). Every other
+# string is stored as it is, so queries, ordering and the database's own tools see ordinary
+# text. Reading reverses it exactly, so the store and its snapshots hold the same text on both
+# backends, byte for byte (docs/snapshot.md). The marker is U+FDD0, a Unicode noncharacter:
+# reserved for a program's internal use and never meant to appear in interchanged text.
+
+TEXT_MARK = "\ufdd0"
+
+
+def escape_text(value: str) -> str:
+    if "\x00" in value or value.startswith(TEXT_MARK):
+        return TEXT_MARK + json.dumps(value, ensure_ascii=False)
+    return value
+
+
+def unescape_text(value: str) -> str:
+    if value.startswith(TEXT_MARK):
+        return str(json.loads(value[len(TEXT_MARK) :]))
+    return value
+
+
+def _escape_json(value: Any) -> Any:
+    if isinstance(value, str):
+        return escape_text(value)
+    if isinstance(value, dict):
+        return {escape_text(str(k)): _escape_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_escape_json(v) for v in value]
+    return value
+
+
+def _unescape_json(value: Any) -> Any:
+    if isinstance(value, str):
+        return unescape_text(value)
+    if isinstance(value, dict):
+        return {unescape_text(k): _unescape_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_unescape_json(v) for v in value]
+    return value
+
+
+class _Lossless(TypeDecorator[str]):
+    """Shared by LosslessString and LosslessText: escapes on PostgreSQL only."""
+
+    cache_ok = True
+
+    def process_bind_param(self, value: str | None, dialect: Dialect) -> str | None:
+        if value is None or dialect.name != "postgresql":
+            return value
+        return escape_text(value)
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> str | None:
+        if value is None or dialect.name != "postgresql":
+            return value  # type: ignore[no-any-return]
+        return unescape_text(value)
+
+
+class LosslessString(_Lossless):
+    """`String(n)` whose text survives PostgreSQL unchanged (see TEXT_MARK)."""
+
+    impl = String
+    cache_ok = True  # SQLAlchemy asks each TypeDecorator class to say so itself
+
+
+class LosslessText(_Lossless):
+    """`Text` whose text survives PostgreSQL unchanged (see TEXT_MARK)."""
+
+    impl = Text
+    cache_ok = True  # SQLAlchemy asks each TypeDecorator class to say so itself
+
+
+class LosslessJSON(TypeDecorator[Any]):
+    """JSON (JSONB on PostgreSQL) whose strings and keys survive PostgreSQL unchanged."""
+
+    impl = JSON
+    cache_ok = True
+
+    def load_dialect_impl(self, dialect: Dialect) -> TypeEngine[Any]:
+        if dialect.name == "postgresql":
+            return dialect.type_descriptor(JSONB())
+        return dialect.type_descriptor(JSON())
+
+    def process_bind_param(self, value: Any, dialect: Dialect) -> Any:
+        if value is None or dialect.name != "postgresql":
+            return value
+        return _escape_json(value)
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> Any:
+        if value is None or dialect.name != "postgresql":
+            return value
+        return _unescape_json(value)
+
+
+JSONType = LosslessJSON()

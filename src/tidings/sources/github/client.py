@@ -6,6 +6,10 @@ retried blindly: a primary limit sleeps until `x-ratelimit-reset` (GraphQL: `rat
 a secondary limit honours `Retry-After` or backs off from a one-minute minimum. A wait longer
 than `max_wait` stops the sync with a message saying when the limit resets, because sleeping
 for most of an hour inside a cron job is worse than failing clearly.
+
+An answer that is valid HTTP but not the shape the caller expects (`{}` for a listing, a null
+repository, a null connection) is retried the same way when the caller passes a parser or a
+check (shapes.py), and then fails with one line: it is never read as "empty".
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from tenacity import RetryCallState, Retrying, retry_if_exception_type, stop_aft
 
 from tidings import __version__
 from tidings.errors import SourceError, redact, register_secret
+from tidings.sources.github.shapes import GraphQLCheck, UnexpectedAnswer
 
 log = logging.getLogger("tidings.github")
 
@@ -34,6 +39,7 @@ _SERVER = "server"
 _TIMEOUT = "timeout"
 _CONNECT = "connect"
 _TRUNCATED = "truncated"
+_SHAPE = "shape"
 
 
 @dataclass
@@ -42,6 +48,7 @@ class Response:
     json: Any
     headers: httpx.Headers
     url: str
+    parsed: Any = None  # what the caller's `parse` made of `json`
 
     @property
     def not_modified(self) -> bool:
@@ -163,9 +170,18 @@ class GitHubClient:
         return str(httpx.URL(self.api_url + path, params=dict(params or {})))
 
     def get(
-        self, path: str, params: Mapping[str, Any] | None = None, etag: str | None = None
+        self,
+        path: str,
+        params: Mapping[str, Any] | None = None,
+        etag: str | None = None,
+        *,
+        parse: Callable[[Any], Any] | None = None,
     ) -> Response:
-        """GET a REST resource; with `etag`, an unchanged one comes back `not_modified`."""
+        """GET a REST resource; with `etag`, an unchanged one comes back `not_modified`.
+
+        `parse` (shapes.py) turns the JSON into `Response.parsed`; an `UnexpectedAnswer` from
+        it is retried, then raised as a SourceError.
+        """
         url = self.url_for(path, params)
         headers = {"If-None-Match": etag} if etag else {}
         what = f"GET {path}"
@@ -179,7 +195,14 @@ class GitHubClient:
                 self.stats.not_modified += 1
                 return Response(304, None, resp.headers, url)
             self._raise_for_status(resp, what, state)
-            return Response(resp.status_code, self._json(resp, what), resp.headers, url)
+            body = self._json(resp, what)
+            parsed = None
+            if parse is not None:
+                try:
+                    parsed = parse(body)
+                except UnexpectedAnswer as exc:
+                    raise _Retry(_SHAPE, str(exc)) from exc
+            return Response(resp.status_code, body, resp.headers, url, parsed)
 
         return self._call(attempt, what)
 
@@ -189,16 +212,19 @@ class GitHubClient:
         variables: Mapping[str, Any] | None = None,
         *,
         shrinkable: bool = False,
+        check: GraphQLCheck | None = None,
+        what: str = "GraphQL query",
     ) -> dict[str, Any]:
         """Run a query and return its `data`. Asks for nothing itself: include
         `rateLimit { remaining resetAt cost }` in the query so the budget can be tracked.
 
         NOT_FOUND errors below the repository (a missing alias) leave that alias null; a
         missing repository is a SourceError. With `shrinkable`, a gateway error or timeout
-        raises GraphQLTooLarge at once instead of being retried at the same size.
+        raises GraphQLTooLarge at once instead of being retried at the same size. `check(data,
+        errors)` (shapes.py) vets the answer: an `UnexpectedAnswer` is retried, then raised
+        as a SourceError naming `what`.
         """
         variables = dict(variables or {})
-        what = "GraphQL query"
         repo = (
             f"{variables['owner']}/{variables['name']}"
             if "owner" in variables and "name" in variables
@@ -224,13 +250,18 @@ class GitHubClient:
             if not isinstance(body, dict):
                 raise _Retry(_TRUNCATED, "GraphQL answer is not an object")
             data = body.get("data")
-            self._check_graphql_errors(body.get("errors") or [], data, repo, resp, shrinkable)
+            errors = body.get("errors") or []
+            if not isinstance(errors, list) or not all(isinstance(e, dict) for e in errors):
+                raise _Retry(_SHAPE, "GraphQL `errors` is not a list of objects")
+            self._check_graphql_errors(errors, data, repo, resp, shrinkable)
             if not isinstance(data, dict):
-                raise SourceError(
-                    "GitHub's GraphQL API returned no data",
-                    "try again later; report it if it persists",
-                )
+                raise _Retry(_SHAPE, "GraphQL answer has no data")
             self._note_graphql_budget(data.get("rateLimit"))
+            if check is not None:
+                try:
+                    check(data, errors)
+                except UnexpectedAnswer as exc:
+                    raise _Retry(_SHAPE, str(exc)) from exc
             return data
 
         return self._call(attempt, what)
@@ -299,6 +330,15 @@ class GitHubClient:
             return SourceError(
                 f"GitHub kept rate-limiting {what} ({tries} tries)",
                 "wait a while and run again; lower concurrency if other tools share the token",
+            )
+        if exc.kind == _SHAPE:
+            return SourceError(
+                redact(
+                    f"GitHub kept answering {what} in an unexpected shape: {exc.reason} "
+                    f"({tries} tries)"
+                ),
+                "nothing was deleted or skipped because of it; run the sync again later "
+                "(see githubstatus.com) and report it if it persists",
             )
         return SourceError(
             redact(f"GitHub kept failing {what}: {exc.reason} ({tries} tries)"),

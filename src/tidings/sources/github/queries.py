@@ -127,14 +127,15 @@ query($owner: String!, $name: String!) {{
 
 
 def item_numbers(connection: str) -> str:
-    """Numbers only, 100 a page: the cheapest complete list of a repository's issues or PRs."""
+    """Numbers only, 100 a page: the cheapest complete list of a repository's issues or PRs.
+    `totalCount` on every page lets the sync check the listing against GitHub's own count."""
     if connection not in ("issues", "pullRequests"):
         raise ValueError(connection)
     return f"""
 query($owner: String!, $name: String!, $after: String) {{
   {RATE_LIMIT}
   repository(owner: $owner, name: $name) {{
-    {connection}(first: 100, after: $after) {{ {PAGE_INFO} nodes {{ number }} }}
+    {connection}(first: 100, after: $after) {{ totalCount {PAGE_INFO} nodes {{ number }} }}
   }}
 }}
 """

@@ -14,9 +14,10 @@
    A few dozen pages cover a busy week of a repository like vLLM.
 3. **Cursors and ETags** — each page's rows and the stream's cursor commit in one transaction,
    so an interrupted sync resumes where it stopped. The cursor is the `since` of the *last
-   request made*, and the ETag of that final (short) page's URL is stored, so a re-sync with
-   nothing changed repeats exactly those URLs and GitHub answers 304 — which costs no rate
-   limit. A sync with nothing changed costs four requests, all 304. `--since DATE` starts the
+   request made*, and the ETag of that final (short) page's URL is stored (if the page was
+   well-formed and not empty), so a re-sync with nothing changed repeats exactly those URLs
+   and GitHub answers 304 — which costs no rate limit. A sync with nothing changed costs four
+   requests, all 304. `--since DATE` starts the
    streams at that date instead of the cursor; a first sync without it reads all history.
 4. **PR details by GraphQL** — reviews, files, merge data, closing references and review
    threads' resolution (stored as `unresolved_threads`, the count GitHub reports *now*: for a
@@ -37,7 +38,10 @@
    surplus (a deletion): it holds just the window's comments of old threads by design. When
    a stream changed (or with `verify=True`) the repository's issue and PR totals are compared
    too, and if the store has more than GitHub, item numbers (only) are listed by GraphQL to
-   find and mark the missing.
+   find and mark the missing. Absence is weak evidence, so a listing only marks rows deleted
+   when it is complete, agrees with GitHub's own count for it, and does not make most of what
+   we hold vanish at once (deletions.py); PR files and closing references are replaced only by
+   a complete list. A refused verdict keeps the rows and leaves a note in the sync summary.
 6. **Bots** — `author_type` is stored as GitHub reports it; deciding what counts as a bot is
    left to the facts layer.
 7. **Crash safety** — every write is one transaction per page or batch and every stage is
@@ -47,6 +51,11 @@
    when the store's copy was last known complete (facts/coverage.py); a sync of an unchanged
    repository moves no cursor (every listing is a 304), so without it a quiet repository
    would look stale.
+9. **Wrong answers** — every answer is parsed against the shape GitHub documents before any of
+   it is used (shapes.py): a listing that is `{}` or an error object, a null repository, a
+   null connection, a count smaller than the nodes it came with. Such an answer is retried
+   like a 5xx and, if it persists, stops the sync with one line; it is never read as "empty",
+   so it can neither mark rows deleted nor store a cursor or ETag past data never read.
 """
 
 from __future__ import annotations
@@ -71,13 +80,14 @@ from tidings.records import (
     to_row,
 )
 from tidings.sources.github import normalize as nz
-from tidings.sources.github import queries
+from tidings.sources.github import queries, shapes
 from tidings.sources.github.client import (
     GitHubClient,
     GraphQLQueryError,
     GraphQLTooLarge,
     NotFoundError,
 )
+from tidings.sources.github.deletions import proven_gone
 from tidings.store import Store, schema
 from tidings.store.rows import update_repository, write_records
 from tidings.store.teams import team_stream, write_team
@@ -233,6 +243,7 @@ class _PR:
     nodes: dict[str, dict[Any, dict[str, Any]]] = field(default_factory=dict)
     totals: dict[str, int] = field(default_factory=dict)
     incomplete: dict[str, str] = field(default_factory=dict)  # connection -> endCursor
+    lost: set[str] = field(default_factory=set)  # continuation found the PR gone mid-way
 
     def add(self, connection: str, page: Mapping[str, Any]) -> None:
         key = _NODE_KEYS[connection]
@@ -246,6 +257,15 @@ class _PR:
             self.incomplete[connection] = info["endCursor"]
         else:
             self.incomplete.pop(connection, None)
+
+    def complete(self, connection: str) -> bool:
+        """Every node GitHub counts for this connection was read: only then may rows absent
+        from it be taken as deleted."""
+        return (
+            connection not in self.incomplete
+            and connection not in self.lost
+            and len(self.nodes.get(connection, {})) >= self.totals.get(connection, 0)
+        )
 
 
 class _Sync:
@@ -277,12 +297,28 @@ class _Sync:
         self.vars = {"owner": owner, "name": name}
         self.review_id = queries.REVIEW_ID_FIELDS[0]
 
-    def _details_query(self, build: Callable[[str], str], shrinkable: bool) -> dict[str, Any]:
+    def _note(self, text: str) -> None:
+        self.report.notes.append(text)
+        log.warning("%s: %s", self.full_name, text)
+
+    def _details_query(
+        self,
+        build: Callable[[str], str],
+        shrinkable: bool,
+        check: shapes.GraphQLCheck,
+        what: str,
+    ) -> dict[str, Any]:
         """Run a PR details query, falling back to `databaseId` on servers that lack
         `fullDatabaseId` (older GitHub Enterprise): one refused query, once per sync."""
         while True:
             try:
-                return self.client.graphql(build(self.review_id), self.vars, shrinkable=shrinkable)
+                return self.client.graphql(
+                    build(self.review_id),
+                    self.vars,
+                    shrinkable=shrinkable,
+                    check=check,
+                    what=what,
+                )
             except GraphQLQueryError as exc:
                 field_name = self.review_id
                 fallback = queries.REVIEW_ID_FIELDS[-1]
@@ -380,7 +416,9 @@ class _Sync:
             known = self.store.repo_id(conn, self.full_name)
             etag = self.store.get_etag(conn, url) if known is not None else None
         try:
-            resp = self.client.get(path, etag=etag)
+            resp = self.client.get(
+                path, etag=etag, parse=shapes.rest_object(nz.repository_from_rest)
+            )
         except NotFoundError:
             raise SourceError(
                 f"repository {self.full_name} not found or not visible to this token",
@@ -389,7 +427,7 @@ class _Sync:
         if resp.not_modified and known is not None:
             self.repo_id = known
             return
-        record = nz.repository_from_rest(resp.json)
+        record = resp.parsed
         if record.full_name.lower() != self.full_name.lower():
             # Renamed or transferred: GitHub redirected us. Keep the name the user asked for so
             # the next sync finds this row; the requests keep following the redirect.
@@ -441,12 +479,13 @@ class _Sync:
             if trust_etags:
                 with self.store.begin() as conn:
                     etag = self.store.get_etag(conn, url)
-            resp = self.client.get(path, params, etag=etag)
+            # The page is parsed whole before anything of it is used: a `{}` or an error
+            # object is retried and then fails, never read as the end of the stream.
+            resp = self.client.get(path, params, etag=etag, parse=shapes.rest_list(convert))
             if resp.not_modified:
                 break
-            changed = True
-            rows = resp.json if isinstance(resp.json, list) else []
-            records = [convert(row) for row in rows]
+            records: list[Any] = resp.parsed
+            changed |= bool(records)
             if resuming:
                 resuming = False
                 if not records or nz.format_time(records[0].updated_at) != since:  # type: ignore[attr-defined]
@@ -454,7 +493,7 @@ class _Sync:
                     # page numbers no longer line up with what was read: start the run again.
                     page = 1
                     continue
-            full = len(rows) >= PER_PAGE
+            full = len(records) >= PER_PAGE
             next_since, next_page = since, page + 1
             if full and records:
                 newest = nz.format_time(max(r.updated_at for r in records))  # type: ignore[attr-defined]
@@ -468,7 +507,12 @@ class _Sync:
                     )
                 else:
                     self.store.set_cursor(conn, self.repo_id, stream, _format_cursor(since, page))
-                    self.store.set_etag(conn, url, resp.etag)
+                    # An empty answer is never kept for a 304: a wrong `[]` carrying the real
+                    # ETag would otherwise be repeated for good. (A true one is rare: `since`
+                    # is inclusive and comes from rows we read; an empty stream costs one
+                    # request a sync.)
+                    if records:
+                        self.store.set_etag(conn, url, resp.etag)
             done += len(records)
             self.progress(stage, done, None)
             if not full:
@@ -546,22 +590,24 @@ class _Sync:
                 data = self._details_query(
                     lambda rid, batch=batch: queries.pr_details(batch, rid),
                     shrinkable=len(batch) > 1,
+                    check=shapes.pr_details(batch),
+                    what="pull request details",
                 )
             except GraphQLTooLarge as exc:
                 size = max(1, len(batch) // 2)
                 streak = 0
                 log.info("PR details batch of %d too heavy (%s); trying %d", len(batch), exc, size)
                 continue
-            repo = data.get("repository") or {}
+            repo = data["repository"]
             prs: dict[int, _PR | None] = {}
             for number in batch:
-                node = repo.get(f"p{number}")
+                node = repo[f"p{number}"]
                 if node is None:
                     prs[number] = None
                     continue
                 pr = _PR(node=node)
                 for connection in queries.CONNECTIONS:
-                    pr.add(connection, node.get(connection) or {})
+                    pr.add(connection, node[connection])
                 prs[number] = pr
             self._complete([pr for pr in prs.values() if pr is not None])
             self._review_ids([pr for pr in prs.values() if pr is not None])
@@ -591,16 +637,23 @@ class _Sync:
                 data = self._details_query(
                     lambda rid, chunk=chunk: queries.continuations(chunk, rid),
                     shrinkable=len(chunk) > 1,
+                    check=shapes.continuations(chunk),
+                    what="pull request details (continued)",
                 )
             except GraphQLTooLarge:
                 size = max(1, len(chunk) // 2)
                 continue
             todo = todo[len(chunk) :]
-            repo = data.get("repository") or {}
+            repo = data["repository"]
             for i, part in enumerate(chunk):
-                page = (repo.get(f"c{i}") or {}).get(part.connection) or {}
                 pr = by_number[part.number]
-                pr.add(part.connection, page)
+                node = repo[f"c{i}"]
+                if node is None:
+                    # The PR vanished between pages: what was read stays, nothing is inferred.
+                    pr.lost.add(part.connection)
+                    pr.incomplete.pop(part.connection, None)
+                    continue
+                pr.add(part.connection, node[part.connection])
                 if part.connection in pr.incomplete:
                     todo.append(
                         queries.Continuation(
@@ -612,9 +665,7 @@ class _Sync:
                 got = len(pr.nodes.get(connection, {}))
                 if got < total:
                     limit = " (GitHub lists at most 3,000)" if connection == "files" else ""
-                    note = f"#{number}: {got} of {total} {connection} available{limit}"
-                    self.report.notes.append(note)
-                    log.warning("%s: %s", self.full_name, note)
+                    self._note(f"#{number}: {got} of {total} {connection} available{limit}")
 
     def _review_ids(self, prs: Sequence[_PR]) -> None:
         """Fill in the REST id of reviews whose `fullDatabaseId` GitHub answered null: the id
@@ -639,7 +690,9 @@ class _Sync:
                     )
                 }
             if any(n.get("id") not in ids for n in missing):
-                listed = self._list_all(f"/repos/{self.full_name}/pulls/{number}/reviews")
+                listed = self._list_all(
+                    f"/repos/{self.full_name}/pulls/{number}/reviews", shapes.rest_review_ids
+                )
                 ids.update(nz.review_ids_from_rest(listed or []))
             for node in missing:
                 if node.get("id") in ids:
@@ -674,18 +727,21 @@ class _Sync:
         write_records(self.store, conn, self.repo_id, reviews)
         self.report.reviews += len(reviews)
         rt = schema.reviews
-        stale = [
-            row[0]
-            for row in conn.execute(
-                sa.select(rt.c.id).where(
-                    rt.c.repo_id == self.repo_id,
-                    rt.c.number == number,
-                    rt.c.deleted.is_(False),
-                    rt.c.id.not_in([r.id for r in reviews]) if reviews else sa.true(),
-                )
+        held = conn.execute(
+            sa.select(rt.c.id).where(
+                rt.c.repo_id == self.repo_id, rt.c.number == number, rt.c.deleted.is_(False)
             )
-        ]
-        self.report.marked_deleted += self.store.mark_deleted(conn, rt, self.repo_id, stale)
+        ).scalars()
+        verdict = proven_gone(
+            held,
+            {r.id for r in reviews},
+            what=f"reviews of #{number}",
+            complete=pr.complete("reviews"),
+            expected=pr.totals.get("reviews"),
+        )
+        if verdict.refused:
+            self._note(verdict.refused)
+        self.report.marked_deleted += self.store.mark_deleted(conn, rt, self.repo_id, verdict.gone)
 
         files = [nz.file_from_graphql(n, number) for n in pr.nodes.get("files", {}).values()]
         refs = [
@@ -705,12 +761,31 @@ class _Sync:
         )
         for row in file_rows:
             row["patch"] = patches.get(row["path"], row["patch"])
-        self.store.replace_children(conn, pf, self.repo_id, number, file_rows)
-        self.store.replace_children(
-            conn, schema.closing_refs, self.repo_id, number, self._rows(refs)
+        self._children(conn, pf, number, file_rows, pr.complete("files"))
+        self._children(
+            conn,
+            schema.closing_refs,
+            number,
+            self._rows(refs),
+            pr.complete("closingIssuesReferences"),
         )
         self.report.pr_files += len(files)
         self.report.closing_refs += len(refs)
+
+    def _children(
+        self,
+        conn: Connection,
+        table: sa.Table,
+        number: int,
+        rows: list[dict[str, Any]],
+        complete: bool,
+    ) -> None:
+        """A PR's files or closing refs: replaced by a complete list, only added to by a
+        partial one (a row missing from a partial list proves nothing)."""
+        if complete:
+            self.store.replace_children(conn, table, self.repo_id, number, rows)
+        else:
+            self.store.upsert(conn, table, rows)
 
     def _rows(self, records: Iterable[Record]) -> list[dict[str, Any]]:
         rows = []
@@ -769,7 +844,12 @@ class _Sync:
                 review_comments.get(number, 0), item["review_comments_count"]
             )
             if bad_comments or bad_reviews:
-                self._relist(number, item["updated_at"], bad_comments, bad_reviews)
+                self._relist(
+                    number,
+                    item["updated_at"],
+                    item["comments_count"] if bad_comments else None,
+                    item["review_comments_count"] if bad_reviews else None,
+                )
             else:
                 agreed.append(number)
             if len(agreed) >= 500 or done == total:
@@ -799,8 +879,9 @@ class _Sync:
                 .values(checked_updated_at=t.c.updated_at)
             )
 
-    def _list_all(self, path: str) -> list[Any] | None:
-        """Every row of a small per-item listing by page number; None if the item is gone."""
+    def _list_all(self, path: str, convert: Callable[[Any], Record]) -> list[Any] | None:
+        """Every row of a small per-item listing by page number; None if the item is gone.
+        Each page is parsed whole (shapes.py), so what comes back is the complete listing."""
         rows: list[Any] = []
         page = 1
         while True:
@@ -808,71 +889,92 @@ class _Sync:
             if page > 1:
                 params["page"] = page
             try:
-                resp = self.client.get(path, params)
+                resp = self.client.get(path, params, parse=shapes.rest_list(convert))
             except NotFoundError:
                 return None
-            chunk = resp.json if isinstance(resp.json, list) else []
+            chunk: list[Any] = resp.parsed
             rows.extend(chunk)
             if len(chunk) < PER_PAGE:
                 return rows
             page += 1
 
     def _relist(
-        self, number: int, updated_at: datetime, comments: bool, review_comments: bool
+        self,
+        number: int,
+        updated_at: datetime,
+        comments: int | None,
+        review_comments: int | None,
     ) -> None:
+        """Re-list an item's comments (`comments` is GitHub's count for them, None to skip)
+        and review comments, writing what is listed and marking deleted only what a complete,
+        consistent listing proves gone (deletions.py)."""
         base = f"/repos/{self.full_name}"
         self.report.reconciled += 1
-        lists: list[tuple[sa.Table, list[Record]]] = []
-        gone = False
-        if comments:
-            rows = self._list_all(f"{base}/issues/{number}/comments")
-            gone |= rows is None
-            lists.append((schema.comments, [nz.comment_from_rest(r) for r in rows or []]))
-        if review_comments and not gone:
-            rows = self._list_all(f"{base}/pulls/{number}/comments")
-            gone |= rows is None
-            lists.append(
-                (schema.review_comments, [nz.review_comment_from_rest(r) for r in rows or []])
-            )
+        plans = [
+            (schema.comments, f"{base}/issues/{number}/comments", nz.comment_from_rest, comments),
+            (
+                schema.review_comments,
+                f"{base}/pulls/{number}/comments",
+                nz.review_comment_from_rest,
+                review_comments,
+            ),
+        ]
+        lists: list[tuple[sa.Table, list[Any], int]] = []
+        for table, path, convert, expected in plans:
+            if expected is None:
+                continue
+            rows = self._list_all(path, convert)
+            if rows is None:
+                self._item_gone(number)
+                return
+            lists.append((table, [r for r in rows if r.number == number], expected))
         t = schema.items
         with self.store.begin() as conn:
-            if gone:
-                self.report.marked_deleted += conn.execute(
-                    t.update()
-                    .where(t.c.repo_id == self.repo_id, t.c.number == number)
-                    .values(deleted=True)
-                ).rowcount
-                return
-            for table, records in lists:
-                records = [r for r in records if r.number == number]  # type: ignore[attr-defined]
+            for table, records, expected in lists:
                 self._write_plain(conn, records)
-                keep = {r.id for r in records}  # type: ignore[attr-defined]
-                stored = conn.execute(
+                held = conn.execute(
                     sa.select(table.c.id).where(
                         table.c.repo_id == self.repo_id,
                         table.c.number == number,
                         table.c.deleted.is_(False),
                     )
                 ).scalars()
-                stale = [i for i in stored if i not in keep]
-                self.report.marked_deleted += self.store.mark_deleted(
-                    conn, table, self.repo_id, stale
+                kind = "comments" if table is schema.comments else "review comments"
+                verdict = proven_gone(
+                    held, {r.id for r in records}, what=f"{kind} of #{number}", expected=expected
                 )
+                if verdict.refused:
+                    self._note(verdict.refused)
+                self.report.marked_deleted += self.store.mark_deleted(
+                    conn, table, self.repo_id, verdict.gone
+                )
+            # Checked even when a verdict was refused: the rows are kept, and re-listing the
+            # same thread on every sync would not make GitHub's answer more trustworthy.
             conn.execute(
                 t.update()
                 .where(t.c.repo_id == self.repo_id, t.c.number == number)
                 .values(checked_updated_at=updated_at)
             )
 
+    def _item_gone(self, number: int) -> None:
+        """GitHub answered 404/410 for the item's own comment listing: it was deleted or
+        transferred away."""
+        t = schema.items
+        with self.store.begin() as conn:
+            self.report.marked_deleted += conn.execute(
+                t.update()
+                .where(t.c.repo_id == self.repo_id, t.c.number == number)
+                .values(deleted=True)
+            ).rowcount
+
     def _reconcile_totals(self) -> None:
         """Find deleted (or transferred) issues and PRs: the store holding more than GitHub
-        says exists is the signal; only then are numbers listed."""
-        data = self.client.graphql(queries.REPO_TOTALS, self.vars)
-        repo = data.get("repository") or {}
-        totals = {
-            "issue": int((repo.get("issues") or {}).get("totalCount") or 0),
-            "pr": int((repo.get("pullRequests") or {}).get("totalCount") or 0),
-        }
+        says exists is the signal; only then are numbers listed, and only a complete listing
+        that agrees with its own count marks anything deleted (deletions.py)."""
+        data = self.client.graphql(
+            queries.REPO_TOTALS, self.vars, check=shapes.repo_totals, what="repository totals"
+        )
+        totals = shapes.totals(data)
         t = schema.items
         with self.store.begin() as conn:
             stored = dict(
@@ -886,14 +988,23 @@ class _Sync:
             if stored.get(kind, 0) <= totals[kind]:
                 continue
             self.progress("reconcile", 0, None)
-            listed = self._list_numbers(connection)
+            listed, count = self._list_numbers(connection)
             with self.store.begin() as conn:
-                mine = conn.execute(
+                held = conn.execute(
                     sa.select(t.c.number).where(
                         t.c.repo_id == self.repo_id, t.c.kind == kind, t.c.deleted.is_(False)
                     )
                 ).scalars()
-                missing = [n for n in mine if n not in listed]
+                verdict = proven_gone(
+                    held,
+                    listed,
+                    what=f"{kind}s" if kind == "issue" else "pull requests",
+                    complete=count is not None,
+                    expected=count,
+                )
+                if verdict.refused:
+                    self._note(verdict.refused)
+                missing = verdict.gone
                 for start in range(0, len(missing), 500):
                     self.report.marked_deleted += conn.execute(
                         t.update()
@@ -906,15 +1017,21 @@ class _Sync:
             if missing:
                 log.info("%s: %d %ss no longer on GitHub", self.full_name, len(missing), kind)
 
-    def _list_numbers(self, connection: str) -> set[int]:
+    def _list_numbers(self, connection: str) -> tuple[set[int], int | None]:
+        """Every issue or PR number, and GitHub's count for them (None when the count changed
+        between pages: the listing is then not a consistent picture)."""
         numbers: set[int] = set()
+        counts: set[int] = set()
         after: str | None = None
         query = queries.item_numbers(connection)
+        check = shapes.item_numbers(connection)
+        what = "issue numbers" if connection == "issues" else "pull request numbers"
         while True:
-            data = self.client.graphql(query, {**self.vars, "after": after})
-            page = (data.get("repository") or {}).get(connection) or {}
-            numbers.update(n["number"] for n in page.get("nodes") or [] if n)
-            info = page.get("pageInfo") or {}
-            if not info.get("hasNextPage") or not info.get("endCursor"):
-                return numbers
+            data = self.client.graphql(query, {**self.vars, "after": after}, check=check, what=what)
+            page = data["repository"][connection]
+            numbers.update(int(n["number"]) for n in page["nodes"])
+            counts.add(int(page["totalCount"]))
+            info = page["pageInfo"]
+            if not info["hasNextPage"]:
+                return numbers, counts.pop() if len(counts) == 1 else None
             after = info["endCursor"]

@@ -1,0 +1,224 @@
+"""What GitHub's answers must look like before the sync believes them.
+
+A well-formed HTTP 200 can still carry the wrong content: `{}` where a listing was asked for,
+`{"message": "oops"}`, `{"data": {"repository": null}}` with no error, a connection that is
+`null`. Read leniently, each of those looks like "nothing there" and a sync would mark good data
+deleted or store a cursor past data it never read. So every answer the sync uses goes through a
+parser here first; anything that is not the documented shape raises `UnexpectedAnswer`, which
+the client retries like a 5xx and, if it persists, turns into a one-line error (client.py).
+
+The parsers convert while they check (REST rows become records), so an answer is either used
+whole or not at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, TypeVar
+
+from pydantic import ValidationError
+
+from tidings.sources.github import normalize as nz
+from tidings.sources.github import queries
+
+T = TypeVar("T")
+
+Errors = Sequence[Mapping[str, Any]]
+GraphQLCheck = Callable[[Mapping[str, Any], Errors], None]
+
+
+class UnexpectedAnswer(Exception):
+    """An answer that is valid JSON but not the shape GitHub documents for the request."""
+
+
+def _describe(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, dict):
+        return "an object" if value else "an empty object"
+    if isinstance(value, list):
+        return "a list"
+    return type(value).__name__
+
+
+def _convert(convert: Callable[[Any], T], value: Any, where: str) -> T:
+    """Run a normaliser; a missing key or a value of the wrong type is a wrong shape."""
+    if not isinstance(value, dict):
+        raise UnexpectedAnswer(f"{where} is {_describe(value)}, not an object")
+    try:
+        return convert(value)
+    except ValidationError as exc:
+        err = exc.errors(include_url=False, include_input=False)[0]
+        field = ".".join(str(p) for p in err["loc"]) or "a field"
+        raise UnexpectedAnswer(f"{where} has a bad {field!r} ({err['msg']})") from exc
+    except KeyError as exc:
+        raise UnexpectedAnswer(f"{where} lacks {exc.args[0]!r}") from exc
+    except ValueError as exc:
+        raise UnexpectedAnswer(f"{where} has a bad value ({exc})") from exc
+    except (TypeError, AttributeError) as exc:
+        raise UnexpectedAnswer(f"{where} has a value of the wrong type ({exc})") from exc
+
+
+# -- REST -----------------------------------------------------------------------------------
+
+
+def rest_list(convert: Callable[[Any], T]) -> Callable[[Any], list[T]]:
+    """A listing page: a JSON array whose every row converts."""
+
+    def parse(body: Any) -> list[T]:
+        if not isinstance(body, list):
+            raise UnexpectedAnswer(f"the listing is {_describe(body)}, not a list")
+        return [_convert(convert, row, f"row {i + 1}") for i, row in enumerate(body)]
+
+    return parse
+
+
+def rest_review_ids(row: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A row of a PR's REST review listing, read only for its ids (node id -> REST id)."""
+    if not isinstance(row["id"], int) or not isinstance(row["node_id"], str):
+        raise TypeError("a review's id must be a number and its node_id a string")
+    return row
+
+
+def rest_object(convert: Callable[[Any], T]) -> Callable[[Any], T]:
+    def parse(body: Any) -> T:
+        return _convert(convert, body, "the answer")
+
+    return parse
+
+
+# -- GraphQL --------------------------------------------------------------------------------
+
+
+def _object(value: Any, where: str) -> Mapping[str, Any]:
+    if not isinstance(value, dict):
+        raise UnexpectedAnswer(f"{where} is {_describe(value)}, not an object")
+    return value
+
+
+def _int(value: Any, where: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise UnexpectedAnswer(f"{where} is {_describe(value)}, not a count")
+    return value
+
+
+def repository(data: Mapping[str, Any]) -> Mapping[str, Any]:
+    """`data.repository`, which a query naming an existing repository always gets (a missing
+    one comes with a NOT_FOUND error, which the client reports before any check runs)."""
+    return _object(data.get("repository"), "repository")
+
+
+def page(value: Any, where: str) -> Mapping[str, Any]:
+    """A connection page: `nodes` a list, `pageInfo` saying whether more follow, and
+    `totalCount` (when asked for) no smaller than the nodes it came with."""
+    conn = _object(value, where)
+    nodes = conn.get("nodes")
+    if not isinstance(nodes, list):
+        raise UnexpectedAnswer(f"{where}.nodes is {_describe(nodes)}, not a list")
+    info = _object(conn.get("pageInfo"), f"{where}.pageInfo")
+    more = info.get("hasNextPage")
+    if not isinstance(more, bool):
+        raise UnexpectedAnswer(f"{where}.pageInfo.hasNextPage is {_describe(more)}")
+    cursor = info.get("endCursor")
+    if more and not isinstance(cursor, str):
+        raise UnexpectedAnswer(f"{where} has a next page but no endCursor")
+    if "totalCount" in conn:
+        total = _int(conn["totalCount"], f"{where}.totalCount")
+        if total < len(nodes):
+            raise UnexpectedAnswer(f"{where} lists {len(nodes)} nodes but counts {total}")
+    return conn
+
+
+def _not_found_at(errors: Errors, path: Sequence[str]) -> bool:
+    return any(
+        e.get("type") == "NOT_FOUND" and list(e.get("path") or []) == list(path) for e in errors
+    )
+
+
+def repo_totals(data: Mapping[str, Any], _errors: Errors) -> None:
+    repo = repository(data)
+    for connection in ("issues", "pullRequests"):
+        _int(
+            _object(repo.get(connection), connection).get("totalCount"), f"{connection}.totalCount"
+        )
+
+
+def totals(data: Mapping[str, Any]) -> dict[str, int]:
+    """Issue and PR totals of an answer `repo_totals` accepted."""
+    repo = repository(data)
+    return {
+        "issue": int(repo["issues"]["totalCount"]),
+        "pr": int(repo["pullRequests"]["totalCount"]),
+    }
+
+
+def item_numbers(connection: str) -> GraphQLCheck:
+    def check(data: Mapping[str, Any], _errors: Errors) -> None:
+        conn = page(repository(data).get(connection), connection)
+        if "totalCount" not in conn:
+            raise UnexpectedAnswer(f"{connection} lacks totalCount")
+        for i, node in enumerate(conn["nodes"]):
+            _int(_object(node, f"{connection} node {i + 1}").get("number"), "number")
+
+    return check
+
+
+def _pr_connections(
+    number: int, node: Mapping[str, Any], connections: Iterable[str], where: str
+) -> None:
+    converters: dict[str, Callable[[Any], object]] = {
+        "labels": lambda n: n["name"],
+        "reviews": lambda n: nz.review_from_graphql(n, number),
+        "files": lambda n: nz.file_from_graphql(n, number),
+        "closingIssuesReferences": lambda n: nz.closing_ref_from_graphql(n, number),
+        "reviewThreads": lambda n: (n["id"], n["isResolved"]),
+    }
+    for connection in connections:
+        label = f"{where}.{connection}"
+        conn = page(node.get(connection), label)
+        if "totalCount" not in conn:
+            raise UnexpectedAnswer(f"{label} lacks totalCount")
+        for i, child in enumerate(conn["nodes"]):
+            # GitHub types connection nodes as nullable; a null one is counted as missing.
+            if child is not None:
+                _convert(converters[connection], child, f"{label} node {i + 1}")
+
+
+def _alias(repo: Mapping[str, Any], alias: str, errors: Errors) -> Mapping[str, Any] | None:
+    """One aliased `pullRequest(number:)`: an object, or null explained by a NOT_FOUND."""
+    if alias not in repo:
+        raise UnexpectedAnswer(f"the answer lacks {alias}")
+    node = repo[alias]
+    if node is None:
+        if not _not_found_at(errors, ["repository", alias]):
+            raise UnexpectedAnswer(f"{alias} is null without a NOT_FOUND error")
+        return None
+    return _object(node, alias)
+
+
+def pr_details(numbers: Sequence[int]) -> GraphQLCheck:
+    """Every aliased PR converts, and each of its nested connections is a complete-looking
+    page; a `null` connection (with or without an error) is never read as "no reviews"."""
+
+    def check(data: Mapping[str, Any], errors: Errors) -> None:
+        repo = repository(data)
+        for number in numbers:
+            alias = f"p{number}"
+            node = _alias(repo, alias, errors)
+            if node is None:
+                continue
+            _convert(nz.pr_fields_from_graphql, node, alias)
+            _pr_connections(number, node, queries.CONNECTIONS, alias)
+
+    return check
+
+
+def continuations(parts: Sequence[queries.Continuation]) -> GraphQLCheck:
+    def check(data: Mapping[str, Any], errors: Errors) -> None:
+        repo = repository(data)
+        for i, part in enumerate(parts):
+            node = _alias(repo, f"c{i}", errors)
+            if node is not None:
+                _pr_connections(part.number, node, [part.connection], f"c{i}")
+
+    return check
