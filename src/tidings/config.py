@@ -13,7 +13,7 @@ import re
 import tomllib
 from datetime import time
 from pathlib import Path
-from typing import Literal
+from typing import Literal, get_args
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -25,6 +25,9 @@ from tidings.globs import GlobError, compile_glob
 from tidings.names import LOGIN, OWNER_PATTERN, REPO_NAME
 
 DEFAULT_CONFIG = "tidings.toml"
+# The languages reports and the site are written in; `words/` holds each one's catalogue.
+Lang = Literal["zh", "en"]
+LANGS: tuple[Lang, ...] = get_args(Lang)
 # A team as ORG/TEAM-SLUG: the organisation follows the login rule, the slug GitHub's.
 TEAM = re.compile(rf"^{OWNER_PATTERN}/[A-Za-z0-9_.-]{{1,100}}\Z")
 
@@ -154,7 +157,7 @@ class RepoConfig(_Strict):
     display_name: str | None = None  # "vLLM"; default: the repository name
     timezone: str = "UTC"
     cutoff: str = "00:00"
-    language: Literal["zh", "en"] = "en"
+    language: Lang = "en"
     topics: list[TopicConfig] = Field(default_factory=list)
     core_paths: list[str] = Field(default_factory=list)
     test_paths: list[str] = Field(
@@ -275,13 +278,13 @@ class SiteConfig(_Strict):
 
     title: str = "tidings reports"
     base_url: str | None = None  # where the site is published; feeds and canonical links use it
-    language: Literal["zh", "en"] = "en"  # of the home and project pages
+    language: Lang = "en"  # of the home and project pages
     # A GitHub Discussions category URL, or a `[site.discussion]` table of giscus settings.
     discussion: str | GiscusConfig | None = None
     pdf: bool = True
     reports_dir: str = "reports"  # `tidings run` writes report files here ...
     out_dir: str = "site"  # ... and builds the site here
-    languages: list[Literal["zh", "en"]] = Field(default_factory=list)  # empty: each repo's own
+    languages: list[Lang] = Field(default_factory=list)  # empty: each repo's own
 
     _urls = field_validator("base_url")(_https_url)
 

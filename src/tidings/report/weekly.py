@@ -17,14 +17,13 @@ from typing import Any
 from sqlalchemy import Connection
 
 from tidings import __version__
-from tidings.analysis.analyst import Analysis, Analyst, WindowFacts
+from tidings.analysis.analyst import Analysis, Analyst
 from tidings.config import RepoConfig
-from tidings.facts.activity_data import load_window
 from tidings.facts.actors import is_bot, is_git_name
+from tidings.facts.daily import DayFacts, load_day
 from tidings.facts.importance import top_dirs
 from tidings.facts.risk import MergedPR, risk_score
 from tidings.facts.roles import load_roles
-from tidings.facts.stats import item_lists
 from tidings.facts.weekly import (
     Trend,
     WeekFacts,
@@ -39,7 +38,6 @@ from tidings.facts.weekly import (
 from tidings.facts.windows import daily_window, weekly_window
 from tidings.records import now_utc
 from tidings.report import weekly_model as w
-from tidings.report.daily import METRICS
 from tidings.report.excerpt import excerpt
 from tidings.report.model import ItemRef, Prose
 from tidings.report.provenance import record_llm, window_utc
@@ -71,20 +69,17 @@ def build_weekly(
     """The week's report; with `analysis`, a model writes PR summaries and notes (reusing the
     daily per-PR analyses) and the opening summary, and the rules' text fills in the rest."""
     window = weekly_window(year, week, repo.tz, repo.cutoff_time)
-    days: list[WindowFacts] = []
+    days: list[DayFacts] = []
     with store.engine.connect() as conn:
         repo_id = store.require_repo(conn, repo.name)
         facts = load_week(conn, repo_id, repo, window)
         api_data = has_api_items(conn, repo_id)
         if analysis is not None:
-            days = _daily_facts(conn, repo_id, repo, year, week, lang)
+            days = _daily_facts(conn, repo_id, repo, year, week)
     texts: Analysis | None = None
     if analysis is not None:
         texts = analysis.analyse_week(
-            days,
-            {p.number for p in facts.prs},
-            WindowFacts(data=facts.data, repo=repo, lang=lang, stats={}, baseline={}),
-            _summary_facts(facts),
+            days, {p.number for p in facts.prs}, facts.data, _summary_facts(facts), lang
         )
     report = _Writer(repo, lang, facts, web_url, api_data, texts).report(now or now_utc())
     if texts is not None:
@@ -93,20 +88,24 @@ def build_weekly(
 
 
 def _daily_facts(
-    conn: Connection, repo_id: int, repo: RepoConfig, year: int, week: int, lang: Lang
-) -> list[WindowFacts]:
-    """The week's daily windows as the daily report hands them to the model (same data, same
-    headline counts), so the PR cards built from them are the daily report's cards."""
-    out: list[WindowFacts] = []
+    conn: Connection, repo_id: int, repo: RepoConfig, year: int, week: int
+) -> list[DayFacts]:
+    """The week's daily windows as the daily report hands them to the model (the same facts,
+    without the baseline no PR card reads), so the PR cards built from them are the daily
+    report's cards."""
     monday = date.fromisocalendar(year, week, 1)
     roles = load_roles(conn, repo_id, repo)
-    for k in range(7):
-        day = daily_window(monday + timedelta(days=k), repo.tz, repo.cutoff_time)
-        counts = item_lists(conn, repo_id, day).counts()
-        data = load_window(conn, repo_id, repo.name, day.start, day.end, roles=roles)
-        stats = {name: getattr(counts, name) for name in METRICS}
-        out.append(WindowFacts(data=data, repo=repo, lang=lang, stats=stats, baseline={}))
-    return out
+    return [
+        load_day(
+            conn,
+            repo_id,
+            repo,
+            daily_window(monday + timedelta(days=k), repo.tz, repo.cutoff_time),
+            history=0,
+            roles=roles,
+        )
+        for k in range(7)
+    ]
 
 
 def _summary_facts(f: WeekFacts) -> dict[str, Any]:
