@@ -46,6 +46,7 @@ for _path in (ROOT / "src", ROOT):
         sys.path.insert(0, str(_path))
 
 from tidings.config import SiteConfig  # noqa: E402
+from tidings.facts.risk import RISK_TAGS  # noqa: E402
 from tidings.report import model as m  # noqa: E402
 
 REPO = "bench-org/busy-engine"
@@ -63,18 +64,7 @@ LABELS = [
     "ready",
     "structured-output",
 ]
-RISKS = [
-    "missing_tests",
-    "tests_removed",
-    "core_path",
-    "large_change",
-    "assert_validation",
-    "revert",
-    "no_approval",
-    "dependency_change",
-    "security_path",
-    "follow_up",
-]
+RISKS = list(RISK_TAGS)  # the rules' own names (facts/risk.py)
 WORDS = [
     "fix",
     "add",

@@ -6,11 +6,11 @@ through render/escape.py, and links are built from the repository name and numbe
 
 from __future__ import annotations
 
-from tidings.facts.risk import Evidence, RiskTag
 from tidings.render.escape import md_code, md_inline
 from tidings.render.markdown import _env, item_link, login_link
 from tidings.report import weekly_model as w
 from tidings.report.model import ItemRef
+from tidings.report.weekly_model import Evidence, RiskTag
 from tidings.report.weekly_text import TEXT, tag_name, wt
 
 # Evidence entries shown per tag in the Markdown (the JSON has them all, up to five).

@@ -19,6 +19,7 @@ from sqlalchemy import Connection
 from tidings import __version__
 from tidings.analysis.analyst import Analysis, Analyst
 from tidings.config import RepoConfig
+from tidings.facts import risk
 from tidings.facts.actors import is_bot, is_git_name
 from tidings.facts.daily import DayFacts, load_day
 from tidings.facts.importance import top_dirs
@@ -105,6 +106,20 @@ def _daily_facts(
             roles=roles,
         )
         for k in range(7)
+    ]
+
+
+def _risk_tags(tags: list[risk.RiskTag]) -> list[w.RiskTag]:
+    """The rules' tags as the report states them (its own models, the same fields)."""
+    return [
+        w.RiskTag(
+            tag=t.tag,
+            weight=t.weight,
+            evidence=[
+                w.Evidence(path=e.path, line=e.line, numbers=dict(e.numbers)) for e in t.evidence
+            ],
+        )
+        for t in tags
     ]
 
 
@@ -223,7 +238,7 @@ class _Writer:
             top_dirs=dirs,
             score=scored.score if scored else 0.0,
             score_parts=scored.parts if scored else {},
-            risk_tags=tags,
+            risk_tags=_risk_tags(tags),
             risk_score=risk_score(tags),
             summary=self.prose(("pr", number), said or pr.title),
             notes=[
@@ -381,7 +396,7 @@ class _Writer:
                 w.RiskObservation(
                     item=self.ref(n),
                     risk_score=risk_score(tags),
-                    tags=tags,
+                    tags=_risk_tags(tags),
                     observation=Prose(
                         text=self.t(
                             "risk_observation",

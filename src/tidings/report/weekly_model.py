@@ -1,8 +1,9 @@
 """The weekly report as data: what the Markdown (and later HTML and PDF) renderers draw from.
 
 Same rules as the daily model (report/model.py): facts are typed fields filled by code, prose is
-a `Prose` that says who wrote it, links come from `ItemRef.url`. Risk tags are the facts/risk.py
-models themselves, evidence included. `tidings report weekly --format json` prints this model;
+a `Prose` that says who wrote it, links come from `ItemRef.url`. Risk tags are this module's own
+`RiskTag` and `Evidence`, copied from the rules' facts (facts/risk.py) with the same fields, so
+the report's JSON shape changes only here. `tidings report weekly --format json` prints this model;
 docs/report.md documents it.
 """
 
@@ -13,7 +14,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tidings.facts.risk import RiskTag
+from tidings.facts.risk import RiskTagName
 from tidings.report.model import ItemRef, Lang, LLMRun, Prose
 
 SCHEMA_VERSION = 1
@@ -21,6 +22,22 @@ SCHEMA_VERSION = 1
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+
+class Evidence(_Model):
+    """Why a tag fired: a file, an added line of it, and/or the rule's numbers."""
+
+    path: str | None = None
+    line: str | None = None  # an added line, as written (untrusted: renderers escape it)
+    numbers: dict[str, int] = Field(default_factory=dict)
+
+
+class RiskTag(_Model):
+    """A risk rule that fired on a merged PR (docs/report.md lists the rules)."""
+
+    tag: RiskTagName
+    weight: float
+    evidence: list[Evidence]  # at most 5
 
 
 class WeekWindow(_Model):
