@@ -11,7 +11,7 @@ from datetime import UTC, date, datetime
 
 from tidings import __version__
 from tidings.analysis.analyst import Analysis, Analyst
-from tidings.config import RepoConfig
+from tidings.config import Lang, RepoConfig
 from tidings.facts.activity_data import Item
 from tidings.facts.actors import is_bot, is_git_name
 from tidings.facts.daily import HISTORY, METRICS, DayFacts, TopicFacts, load_day
@@ -21,8 +21,8 @@ from tidings.records import now_utc
 from tidings.report import model as m
 from tidings.report.excerpt import excerpt
 from tidings.report.provenance import record_llm, window_utc
-from tidings.report.text import Lang, t
 from tidings.store import Store
+from tidings.words.daily import t
 
 __all__ = ["HISTORY", "METRICS", "build_daily"]
 

@@ -12,9 +12,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from tidings.config import Lang
+
 SCHEMA_VERSION = 1
 
-Lang = Literal["zh", "en"]
 Role = Literal["maintainer", "contributor", "user", "bot"]
 # Where a role came from (facts/roles.py): the account type, the config's lists, a listed team,
 # a merged PR, or GitHub's author_association.

@@ -18,7 +18,7 @@ from sqlalchemy import Connection
 
 from tidings import __version__
 from tidings.analysis.analyst import Analysis, Analyst
-from tidings.config import RepoConfig
+from tidings.config import Lang, RepoConfig
 from tidings.facts import risk
 from tidings.facts.actors import is_bot, is_git_name
 from tidings.facts.daily import DayFacts, load_day
@@ -42,10 +42,9 @@ from tidings.report import weekly_model as w
 from tidings.report.excerpt import excerpt
 from tidings.report.model import ItemRef, Prose
 from tidings.report.provenance import record_llm, window_utc
-from tidings.report.text import Lang
 from tidings.report.weekly_model import WeeklyReport
-from tidings.report.weekly_text import tag_name, wt
 from tidings.store import Store
+from tidings.words.weekly import tag_name, wt
 
 __all__ = ["WeeklyReport", "build_weekly"]
 

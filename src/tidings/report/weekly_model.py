@@ -14,8 +14,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from tidings.config import Lang
 from tidings.facts.risk import RiskTagName
-from tidings.report.model import ItemRef, Lang, LLMRun, Prose
+from tidings.report.model import ItemRef, LLMRun, Prose
 
 SCHEMA_VERSION = 1
 

@@ -36,11 +36,12 @@ from tidings.config import GiscusConfig, SiteConfig
 from tidings.errors import TidingsError
 from tidings.outputs import atomic_file, file_mode, write_error
 from tidings.render.html import Giscus, PageChrome, Words, render_generic_html, render_template
-from tidings.report.text import t
 from tidings.site import charts, publish
 from tidings.site.feed import FeedEntry, atom_feed, entry_id
 from tidings.site.pdfs import current_pdf, pdf_key, print_html, render_pdfs
 from tidings.site.sources import ReportFile, find_reports, kind_spec
+from tidings.words import daily as daily_words
+from tidings.words import site as site_words
 
 MANIFEST = ".tidings-site.json"
 Progress = Callable[[str, int, int | None], None]
@@ -155,7 +156,7 @@ def _code_digest() -> str:
 
     root = Path(tidings.__file__).parent
     digest = hashlib.sha256(tidings.__version__.encode())
-    files = sorted((root / "render").rglob("*")) + sorted((root / "report").glob("*text.py"))
+    files = sorted((root / "render").rglob("*")) + sorted((root / "words").glob("*.py"))
     files += [root / "site" / "build.py", root / "site" / "charts.py", root / "site" / "pdfs.py"]
     for file in files:
         if file.is_file() and file.suffix in {".py", ".j2"}:
@@ -181,11 +182,11 @@ def _discussion_href(cfg: SiteConfig) -> str | None:
 
 def report_title(r: ReportFile) -> str:
     if r.kind == "daily":
-        return t(r.lang, "title", project=r.project, date=r.period)  # type: ignore[arg-type]
+        return daily_words.t(r.lang, "title", project=r.project, date=r.period)  # type: ignore[arg-type]
     if r.kind == "weekly" and r.report is not None:
-        from tidings.render.html import weekly_title
+        from tidings.render.html import report_title as title
 
-        return weekly_title(r.report)
+        return title(r.report)
     title = r.data.get("title")
     if isinstance(title, str) and title:
         return title
@@ -404,7 +405,11 @@ class SiteBuilder:
                     "title": report_title(main),
                     "href": f"{kind}/{period}.{main.lang}.html",
                     "langs": [
-                        (t(r.lang, "site_lang_name"), f"{kind}/{period}.{r.lang}.html", r.lang)  # type: ignore[arg-type]
+                        (
+                            site_words.TEXT[r.lang]["site_lang_name"],
+                            f"{kind}/{period}.{r.lang}.html",
+                            r.lang,
+                        )  # type: ignore[index]
                         for r in group
                     ],
                     "stats": stats if isinstance(stats, dict) else None,
