@@ -509,7 +509,7 @@ def test_pages_in_chromium_run_nothing_and_load_nothing(browser: Any, served: st
 
 
 def test_pdf_shows_the_payload_as_text(hostile: World, tmp_path: Path) -> None:
-    from tidings.site.pdfs import report_pdf
+    from tidings.render.pdf import report_pdf
 
     pdftotext = require_tool("pdftotext", "the PDF tests")
     pdf = tmp_path / "r.pdf"

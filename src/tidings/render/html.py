@@ -10,7 +10,7 @@ source, so the PDF inherits all of this.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
@@ -302,65 +302,6 @@ def render_template(name: str, **context: Any) -> str:
     return env().get_template(name).render(**context).rstrip() + "\n"
 
 
-def render_generic_html(
-    data: Mapping[str, Any],
-    title: str,
-    lang: Lang,
-    chrome: PageChrome | None = None,
-) -> str:
-    """A report of a kind without its own template yet (e.g. a newer schema): its JSON laid out
-    as headings, lists and text. Every value is escaped; only `url` fields that are plain
-    http(s) URLs become links."""
-    words = Words(lang)
-    skip = {"schema_version", "kind", "repo", "project", "repo_url", "lang", "provenance"}
-    sections = [(key, key.replace("_", " ")) for key in data if key not in skip]
-    return render_template(
-        "html/generic.html.j2",
-        data=data,
-        html_lang="zh-CN" if lang == "zh" else "en",
-        page_title=title,
-        page_h1=title,
-        canonical=None,
-        feed_href=chrome.feed_href if chrome else None,
-        feed_title=chrome.project if chrome else "",
-        chrome=chrome,
-        sections=sections,
-        tr=words.tr,
-        value_html=_value_html,
-        footer_line="",
-        r={"lang": lang},
-    )
-
-
-def _value_html(value: Any, depth: int = 0) -> Markup:
-    if isinstance(value, Mapping):
-        url = safe_url(value.get("url")) if isinstance(value.get("url"), str) else None
-        if url and "number" in value:
-            head = link(url, f"#{value['number']}")
-            rest = {k: v for k, v in value.items() if k not in {"url", "number"}}
-            return Markup("{} {}").format(head, _value_html(rest, depth + 1))
-        if depth > 6:
-            return escape(str(value))
-        rows = Markup("").join(
-            Markup("<li><strong>{}</strong>: {}</li>").format(
-                key.replace("_", " "), _value_html(item, depth + 1)
-            )
-            for key, item in value.items()
-        )
-        return Markup("<ul>{}</ul>").format(rows)
-    if isinstance(value, list):
-        if not value:
-            return escape("—")
-        rows = Markup("").join(
-            Markup("<li>{}</li>").format(_value_html(item, depth + 1)) for item in value
-        )
-        return Markup("<ol>{}</ol>").format(rows)
-    return escape("—" if value is None else str(value))
-
-
-Renderer = Callable[..., str]
-
-
 # -- the weekly report ---------------------------------------------------------------------
 
 
@@ -488,3 +429,16 @@ def render_weekly_html(
         stamp=stamp,
         footer_line=footer,
     )
+
+
+def render_html(
+    report: m.DailyReport | w.WeeklyReport,
+    chrome: PageChrome | None = None,
+    *,
+    canonical: str | None = None,
+) -> str:
+    """A report of either kind as one self-contained HTML page; `chrome` None: the bare page
+    its PDF is printed from."""
+    if isinstance(report, m.DailyReport):
+        return render_daily_html(report, chrome, canonical=canonical)
+    return render_weekly_html(report, chrome, canonical=canonical)

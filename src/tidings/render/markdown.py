@@ -18,9 +18,10 @@ from tidings.render.markdown_common import (
 )
 from tidings.render.weekly_markdown import render_weekly_markdown
 from tidings.report import model as m
+from tidings.report.weekly_model import WeeklyReport
 from tidings.words.daily import TEXT, t
 
-__all__ = ["render_daily_markdown", "render_weekly_markdown"]
+__all__ = ["render_daily_markdown", "render_markdown", "render_weekly_markdown"]
 
 
 def render_daily_markdown(report: m.DailyReport) -> str:
@@ -83,3 +84,10 @@ def render_daily_markdown(report: m.DailyReport) -> str:
         )
     )
     return tidy(text)
+
+
+def render_markdown(report: m.DailyReport | WeeklyReport) -> str:
+    """A report of either kind as Markdown."""
+    if isinstance(report, m.DailyReport):
+        return render_daily_markdown(report)
+    return render_weekly_markdown(report)
