@@ -13,7 +13,7 @@ import re
 import tomllib
 from datetime import time
 from pathlib import Path
-from typing import Literal, get_args
+from typing import Any, Literal, get_args
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -49,7 +49,7 @@ def _check_globs(value: list[str]) -> list[str]:
 
 def _check_logins(value: list[str]) -> list[str]:
     for login in value:
-        if not isinstance(login, str) or LOGIN.fullmatch(login) is None or login.endswith("]"):
+        if LOGIN.fullmatch(login) is None or login.endswith("]"):
             raise ValueError(f"{login!r} is not a GitHub login (letters, digits, hyphens; no @)")
     return value
 
@@ -320,7 +320,7 @@ class Config(_Strict):
         )
 
 
-def _location(loc: tuple[str | int, ...], data: dict) -> str:
+def _location(loc: tuple[str | int, ...], data: dict[str, Any]) -> str:
     """`repos[acme/widgets].timezone`: pydantic's error location, with a [[repos]] entry named
     by its `name` when that is a usable name, else by its index (`repos[0]`)."""
     parts: list[str] = []

@@ -127,7 +127,8 @@ class _Rules:
     def __init__(self, repo: RepoConfig) -> None:
         self.repo = repo
         self.cfg = repo.risk
-        self.weights: dict[str, float] = {**DEFAULT_WEIGHTS, **self.cfg.weights}
+        # The config's weights name only known tags (config.RiskConfig checks them).
+        self.weights = {tag: self.cfg.weights.get(tag, w) for tag, w in DEFAULT_WEIGHTS.items()}
         self.extensions = tuple(e.lower() for e in self.cfg.code_extensions)
         self._tests: dict[str, bool] = {}
 
@@ -347,16 +348,17 @@ def load_merged(conn: Connection, repo_id: int, start: datetime, end: datetime) 
                     patch=row.patch,
                 )
             )
-        for row in conn.execute(
+        for review in conn.execute(
             sa.select(rv.c.number, rv.c.author, rv.c.state, rv.c.submitted_at).where(
                 rv.c.repo_id == repo_id, ~rv.c.deleted, rv.c.number.in_(chunk)
             )
         ):
-            if row.submitted_at is None or row.submitted_at > merged_at[row.number]:
+            n = review.number
+            if review.submitted_at is None or review.submitted_at > merged_at[n]:
                 continue  # a pending draft, or a review after the merge: not what approved it
-            reviews[row.number] += 1
-            if row.state == "APPROVED" and row.author and row.author != authors[row.number]:
-                approvers[row.number].add(row.author)
+            reviews[n] += 1
+            if review.state == "APPROVED" and review.author and review.author != authors[n]:
+                approvers[n].add(review.author)
     return [
         MergedPR(
             number=r.number,

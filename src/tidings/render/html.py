@@ -126,7 +126,7 @@ class Words:
     def trm(self, key: str, **values: object) -> Markup:
         return escape(self.table[key]).format(**values)
 
-    def join(self, parts: Iterable[object]) -> Markup:
+    def join(self, parts: Iterable[str | Markup]) -> Markup:
         return escape(self.sep).join(parts)
 
 

@@ -130,7 +130,7 @@ class _Writer:
             kind="pr" if item.kind == "pr" else "issue",
             title=item.title,
             url=f"{self.web_url}/{self.repo.name}/{path}/{number}",
-            state=item.display_state,  # type: ignore[arg-type]
+            state=item.display_state,
             draft=item.draft,
             author=None if git else item.author,
             author_is_bot=is_bot(item.author, item.author_type, self.bots),
@@ -205,10 +205,7 @@ class _Writer:
         total = sum(values.values())
         base_total = sum(sum(h.values()) for h in history) / len(history)
         level = _level(total, base_total)
-        areas = [
-            m.Area(kind=c.kind, name=c.name, count=c.count)  # type: ignore[arg-type]
-            for c in trends[:3]
-        ]
+        areas = [m.Area(kind=c.kind, name=c.name, count=c.count) for c in trends[:3]]
         if quiet:
             talk = len(self.data.activity)
             return m.Summary(
@@ -384,7 +381,7 @@ class _Writer:
     def trends(self) -> list[m.Cluster]:
         return [
             m.Cluster(
-                kind=c.kind,  # type: ignore[arg-type]
+                kind=c.kind,
                 name=c.name,
                 count=len(c.members),
                 members=[self.ref(n) for n in c.members],
@@ -459,14 +456,14 @@ class _Writer:
             out.append(
                 m.WatchItem(
                     item=self.ref(w.number),
-                    reasons=list(w.reasons),  # type: ignore[arg-type]
+                    reasons=list(w.reasons),
                     detail=m.Prose(text=self.join(details)),
                 )
             )
         return out
 
 
-def _level(total: int, baseline: float) -> str:
+def _level(total: int, baseline: float) -> m.Level:
     if total == 0:
         return "quiet"
     if baseline == 0:

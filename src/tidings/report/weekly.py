@@ -12,7 +12,7 @@ and faithfulness guard as the daily report; whatever fails keeps the rules' text
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import Connection
 
@@ -23,9 +23,11 @@ from tidings.facts import risk
 from tidings.facts.actors import is_bot, is_git_name
 from tidings.facts.daily import DayFacts, load_day
 from tidings.facts.importance import top_dirs
-from tidings.facts.risk import MergedPR, risk_score
+from tidings.facts.risk import MergedPR, RiskTagName, risk_score
 from tidings.facts.roles import load_roles
+from tidings.facts.watchlist import WatchReason
 from tidings.facts.weekly import (
+    Theme,
     Trend,
     WeekFacts,
     churn_trends,
@@ -200,15 +202,15 @@ class _Writer:
                 author_name=pr.author if git else None,
             )
         item = self.facts.data.items[number]
-        kind = "pr" if item.kind == "pr" else "issue"
+        kind: Literal["pr", "issue"] = "pr" if item.kind == "pr" else "issue"
         path = "pull" if kind == "pr" else "issues"
         git = is_git_name(item.author_type)
         return ItemRef(
             number=number,
-            kind=kind,  # type: ignore[arg-type]
+            kind=kind,
             title=item.title,
             url=f"{self.web_url}/{self.repo.name}/{path}/{number}",
-            state=item.display_state,  # type: ignore[arg-type]
+            state=item.display_state,
             draft=item.draft,
             author=None if git else item.author,
             author_is_bot=is_bot(item.author, item.author_type, self.repo.bots),
@@ -312,7 +314,7 @@ class _Writer:
         week: int,
         first: str,
         last: str,
-        themes_: list,  # type: ignore[type-arg]
+        themes_: list[Theme],
         observations: list[w.RiskObservation],
     ) -> Prose:
         values = {"year": year, "week": week, "first": first, "last": last}
@@ -360,7 +362,7 @@ class _Writer:
         text = self.t("coverage", git=git, missing=missing, repo=self.repo.name)
         return w.Coverage(api_prs=api, git_prs=git, needs_api=needs, text=Prose(text=text))
 
-    def highlights(self, themes_: list) -> list[w.Highlight]:  # type: ignore[type-arg]
+    def highlights(self, themes_: list[Theme]) -> list[w.Highlight]:
         """The most important PR of each leading theme, then the next most important ones."""
         picked: list[tuple[str, int]] = []
         for theme in themes_:
@@ -415,7 +417,7 @@ class _Writer:
         tags = tag_trends(f, 8)
         counts = risk_counts(f)
         by_risk = [
-            w.NameCount(name=k, count=n)
+            w.RiskCount(name=k, count=n)
             for k, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
         ]
         merged, prev = len(f.prs), len(f.prev_prs)
@@ -469,7 +471,7 @@ class _Writer:
             text=Prose(text=self.sentences(parts)),
         )
 
-    def key_changes(self, themes_: list) -> list[w.ThemeChanges]:  # type: ignore[type-arg]
+    def key_changes(self, themes_: list[Theme]) -> list[w.ThemeChanges]:
         out: list[w.ThemeChanges] = []
         for theme in themes_:
             members: list[MergedPR] = [self.prs[n] for n in theme.members]
@@ -540,10 +542,10 @@ class _Writer:
 
     def follow_ups(self) -> list[w.FollowUp]:
         f = self.facts
-        by_tag: dict[str, list[int]] = {}
+        by_tag: dict[RiskTagName, list[int]] = {}
         for n in f.ranked:
-            for tag in f.risks.get(n, []):
-                by_tag.setdefault(tag.tag, []).append(n)
+            for fired in f.risks.get(n, []):
+                by_tag.setdefault(fired.tag, []).append(n)
         weight = {t.tag: t.weight for tags in f.risks.values() for t in tags}
         out: list[w.FollowUp] = []
         for tag in sorted(by_tag, key=lambda k: (-weight[k], -len(by_tag[k]), k)):
@@ -557,7 +559,7 @@ class _Writer:
                     text=Prose(text=self.t(f"fu_{tag}")),
                 )
             )
-        reasons: dict[str, list[int]] = {}
+        reasons: dict[WatchReason, list[int]] = {}
         for watch in f.watch:
             for reason in watch.reasons:
                 reasons.setdefault(reason, []).append(watch.number)

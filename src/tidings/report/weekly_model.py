@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from tidings.config import Lang
 from tidings.facts.risk import RiskTagName
+from tidings.facts.trends import AreaKind
 from tidings.report.model import ItemRef, LLMRun, Prose
 
 SCHEMA_VERSION = 1
@@ -102,17 +103,22 @@ class NameCount(_Model):
     count: int
 
 
+class RiskCount(_Model):
+    name: RiskTagName
+    count: int
+
+
 class ExecutiveSummary(_Model):
     merged_prs: int
     previous_merged_prs: int
     by_label: list[NameCount]  # merged PRs per label, most common first (top 8)
     by_title_tag: list[NameCount]  # merged PRs per leading title tag (top 8)
-    by_risk_tag: list[NameCount]  # tags over all merged PRs, every tag that fired
+    by_risk_tag: list[RiskCount]  # tags over all merged PRs, every tag that fired
     text: Prose
 
 
 class ThemeChanges(_Model):
-    kind: Literal["label", "tag", "path"]
+    kind: AreaKind
     name: str
     count: int  # merged PRs in the theme
     additions: int

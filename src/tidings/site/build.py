@@ -33,7 +33,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from tidings.config import GiscusConfig, SiteConfig
+from tidings.config import GiscusConfig, Lang, SiteConfig
 from tidings.errors import TidingsError
 from tidings.outputs import atomic_file, file_mode, write_error
 from tidings.progress import Progress
@@ -254,7 +254,7 @@ class SiteBuilder:
         owner, name = r.owner_name
         return f"{owner}/{name}/{r.kind}/{r.period}.{r.lang}"
 
-    def build_report(self, r: ReportFile, siblings: set[tuple[str, str, str]]) -> None:
+    def build_report(self, r: ReportFile, siblings: set[tuple[str, str, Lang]]) -> None:
         stem = self.report_paths(r)
         leaf = stem.rsplit("/", 1)[1]
         other = "en" if r.lang == "zh" else "zh"

@@ -258,5 +258,5 @@ def wt(lang: Lang, key: str, **values: object) -> str:
     return TEXT[lang][key].format(**values)
 
 
-def tag_name(lang: Lang, tag: str) -> str:
+def tag_name(lang: Lang, tag: RiskTagName) -> str:
     return RISK_TAG_NAMES[lang][tag]
