@@ -1,7 +1,8 @@
 """Building a daily report from facts, with the deterministic writer's prose.
 
-Every number and reference comes from facts/; every sentence here states only what those facts
-show. The LLM layer (later) may replace `Prose` values, never the facts around them.
+Every number and reference comes from one `DayFacts` bundle (facts/daily.py); every sentence
+here states only what those facts show. With a model (`analysis`), the same bundle is what the
+model reads, and its validated text may replace `Prose` values, never the facts around them.
 """
 
 from __future__ import annotations

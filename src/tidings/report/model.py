@@ -1,4 +1,4 @@
-"""The daily report as data: what every renderer (Markdown, JSON, later HTML and PDF) draws from.
+"""The daily report as data: what every renderer (Markdown, JSON, HTML and PDF) draws from.
 
 Facts (numbers, item references, logins) are typed fields filled by code. Prose is a `Prose`
 value that says who wrote it: the deterministic writer (`rules`) or a model (`llm`). Renderers

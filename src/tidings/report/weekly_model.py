@@ -1,4 +1,4 @@
-"""The weekly report as data: what the Markdown (and later HTML and PDF) renderers draw from.
+"""The weekly report as data: what the Markdown, JSON, HTML and PDF renderers draw from.
 
 Same rules as the daily model (report/model.py): facts are typed fields filled by code, prose is
 a `Prose` that says who wrote it, links come from `ItemRef.url`. Risk tags are this module's own
