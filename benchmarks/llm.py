@@ -47,17 +47,18 @@ from tests.servers.generate import generate_week, quick_week  # noqa: E402
 from tests.servers.openai import FakeOpenAI, tokens  # noqa: E402
 
 from tidings.analysis import prompts  # noqa: E402
-from tidings.analysis.analyst import Analyst, WindowFacts  # noqa: E402
+from tidings.analysis.analyst import Analyst  # noqa: E402
 from tidings.analysis.cache import LLMCache  # noqa: E402
 from tidings.analysis.provider import Provider, ProviderSettings  # noqa: E402
 from tidings.config import RepoConfig, TopicConfig, load_config  # noqa: E402
 from tidings.demo import CONFIG_PATH, SAMPLE_PATH  # noqa: E402
 from tidings.demo import REPO as DEMO_REPO  # noqa: E402
 from tidings.facts.activity_data import WindowData, load_window  # noqa: E402
+from tidings.facts.daily import DayFacts, load_day  # noqa: E402
 from tidings.facts.discussions import hot_discussions  # noqa: E402
 from tidings.facts.stats import item_lists  # noqa: E402
-from tidings.facts.windows import daily_window, previous, weekly_window  # noqa: E402
-from tidings.report.daily import METRICS, build_daily  # noqa: E402
+from tidings.facts.windows import daily_window, weekly_window  # noqa: E402
+from tidings.report.daily import build_daily  # noqa: E402
 from tidings.snapshot import import_snapshot  # noqa: E402
 from tidings.store import Store  # noqa: E402
 
@@ -137,14 +138,10 @@ def baseline_tokens(data: WindowData) -> tuple[int, int, int]:
     return total, len(rows), fit
 
 
-def _window_facts(store: Store, repo: RepoConfig, window: Any) -> WindowFacts:
+def _window_facts(store: Store, repo: RepoConfig, window: Any) -> DayFacts:
     with store.engine.connect() as conn:
         repo_id = store.require_repo(conn, repo.name)
-        counts = item_lists(conn, repo_id, window).counts().model_dump()
-        history = [item_lists(conn, repo_id, previous(window, k)).counts() for k in (1, 2)]
-        data = load_window(conn, repo_id, repo.name, window.start, window.end)
-    baseline = {k: sum(getattr(h, k) for h in history) / len(history) for k in METRICS}
-    return WindowFacts(data=data, repo=repo, lang="en", stats=counts, baseline=baseline)
+        return load_day(conn, repo_id, repo, window, history=2)
 
 
 def measure(
@@ -166,7 +163,7 @@ def measure(
         if day is not None:
             build_daily(store, repo, day, "en", analysis=analyst)
         else:
-            analyst.analyse(facts)
+            analyst.analyse(facts, "en")
 
     with FakeOpenAI() as llm:
         analyst = _analyst(llm, store, concurrency)
@@ -177,7 +174,7 @@ def measure(
         run(analyst)
         again = Cost.of(llm, analyst)
     base, items, fit = baseline_tokens(data)
-    hot = hot_discussions(data, repo.bots)
+    hot = facts.hot
     return {
         "window": name,
         "scale": {

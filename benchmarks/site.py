@@ -46,6 +46,7 @@ for _path in (ROOT / "src", ROOT):
         sys.path.insert(0, str(_path))
 
 from tidings.config import SiteConfig  # noqa: E402
+from tidings.facts.risk import RISK_TAGS  # noqa: E402
 from tidings.report import model as m  # noqa: E402
 
 REPO = "bench-org/busy-engine"
@@ -63,18 +64,7 @@ LABELS = [
     "ready",
     "structured-output",
 ]
-RISKS = [
-    "missing_tests",
-    "tests_removed",
-    "core_path",
-    "large_change",
-    "assert_validation",
-    "revert",
-    "no_approval",
-    "dependency_change",
-    "security_path",
-    "follow_up",
-]
+RISKS = list(RISK_TAGS)  # the rules' own names (facts/risk.py)
 WORDS = [
     "fix",
     "add",
@@ -299,11 +289,11 @@ def write_archive(folder: Path, days: int, weeks: int, seed: int = 0) -> int:
 def stand_in_pdfs(src: Path, paths: list[Path], real: bytes) -> None:
     """Give every report the one real PDF, keyed by that report's own print page: the site
     then treats it as current, as it would each report's own PDF made by `tidings run`."""
-    from tidings.site.pdfs import pdf_key, print_html, store_pdf
-    from tidings.site.sources import read_report
+    from tidings.render.pdf import pdf_key, print_html, store_pdf
+    from tidings.report.kinds import load_report
 
     for path in paths:
-        report = read_report(path)
+        report = load_report(path.read_bytes(), path)
         assert report is not None
         store_pdf(path, pdf_key(print_html(report)), real)
 
@@ -311,8 +301,8 @@ def stand_in_pdfs(src: Path, paths: list[Path], real: bytes) -> None:
 def run_benchmark(
     *, quick: bool, pdf_sample: int, backfill_pdfs: bool = False, seed: int = 0
 ) -> dict[str, Any]:
+    from tidings.render.pdf import make_report_pdfs, pdf_path
     from tidings.site.build import build_site
-    from tidings.site.pdfs import make_report_pdfs, pdf_path
 
     days, weeks = (20, 3) if quick else (365, 52)
     results: dict[str, Any] = {

@@ -509,7 +509,7 @@ def test_pages_in_chromium_run_nothing_and_load_nothing(browser: Any, served: st
 
 
 def test_pdf_shows_the_payload_as_text(hostile: World, tmp_path: Path) -> None:
-    from tidings.site.pdfs import report_pdf
+    from tidings.render.pdf import report_pdf
 
     pdftotext = require_tool("pdftotext", "the PDF tests")
     pdf = tmp_path / "r.pdf"
@@ -648,7 +648,7 @@ def test_repository_names_follow_github(name: str, ok: bool) -> None:
 def test_only_github_logins_become_profile_links(login: str, profile: str | None) -> None:
     from tidings.names import profile_path
     from tidings.render.html import profile_url
-    from tidings.render.markdown import login_link
+    from tidings.render.markdown_common import login_link
 
     assert profile_path(login) == profile
     assert profile_url(login) == (f"https://github.com/{profile}" if profile else None)

@@ -25,7 +25,6 @@ from tidings.errors import TidingsError
 from tidings.outputs import current_umask, file_mode, write_atomic
 from tidings.render import pdf as pdf_module
 from tidings.runner import run_repositories
-from tidings.site import pdfs
 from tidings.site.build import build_site
 from tidings.snapshot import export_snapshot, import_snapshot
 from tidings.store import Store
@@ -54,7 +53,7 @@ def fake_pdf(monkeypatch: pytest.MonkeyPatch) -> None:
     """A stand-in for WeasyPrint (the modes are the point here, not the pages), kept in this
     process so the stand-in is the one called."""
     monkeypatch.setattr(pdf_module, "html_to_pdf", lambda html: b"%PDF-1.7 stand-in\n")
-    monkeypatch.setattr(pdfs.os, "cpu_count", lambda: 1)
+    monkeypatch.setattr(pdf_module.os, "cpu_count", lambda: 1)
 
 
 def modes(folder: Path) -> dict[str, int]:

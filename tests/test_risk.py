@@ -11,8 +11,18 @@ from datetime import UTC, datetime
 import pytest
 
 from tests.factories import Records, seed, ts
-from tidings.config import RepoConfig, RiskConfig
-from tidings.facts.risk import MergedPR, PRFile, assess, load_merged, risk_score
+from tidings.config import LANGS, RepoConfig, RiskConfig
+from tidings.facts.risk import (
+    DEFAULT_WEIGHTS,
+    RISK_TAGS,
+    MergedPR,
+    PRFile,
+    assess,
+    load_merged,
+    risk_score,
+)
+from tidings.report.weekly_model import RiskTag
+from tidings.words import weekly as weekly_words
 
 MERGED = datetime(2026, 8, 12, 10, 0, tzinfo=UTC)
 REPO = RepoConfig(
@@ -165,6 +175,23 @@ def test_weights_come_from_config_and_evidence_is_bounded() -> None:
 def test_unknown_weight_tag_is_a_config_error() -> None:
     with pytest.raises(ValueError, match="unknown risk tag"):
         RiskConfig(weights={"scary": 1})
+
+
+def test_every_tag_has_one_name_everywhere() -> None:
+    """The rules' names (facts/risk.py) are the config's, the report model's and the words':
+    each tag has a weight, is accepted by the config and the report, and has a name and a
+    follow-up sentence in every language; nothing else does."""
+    assert len(set(RISK_TAGS)) == len(RISK_TAGS) == 10
+    assert set(DEFAULT_WEIGHTS) == set(RISK_TAGS)
+    assert RiskConfig(weights=dict.fromkeys(RISK_TAGS, 1.0)).weights.keys() == set(RISK_TAGS)
+    for tag in RISK_TAGS:
+        assert RiskTag(tag=tag, weight=1, evidence=[]).tag == tag
+    with pytest.raises(ValueError):
+        RiskTag.model_validate({"tag": "follow_up", "weight": 1, "evidence": []})
+    for lang in LANGS:
+        assert set(weekly_words.RISK_TAG_NAMES[lang]) == set(RISK_TAGS)
+        follow_ups = {k[3:] for k in weekly_words.TEXT[lang] if k.startswith("fu_")}
+        assert set(RISK_TAGS) <= follow_ups
 
 
 @pytest.mark.parametrize("db", ["sqlite"])

@@ -22,6 +22,7 @@ from tidings.render.html import render_daily_html
 from tidings.render.markdown import render_daily_markdown
 from tidings.report.daily import build_daily
 from tidings.report.model import DailyReport
+from tidings.report.weekly import build_weekly
 from tidings.runner import closed_days, run_repositories
 from tidings.site.build import build_site, risk_counts
 from tidings.site.serve import make_server
@@ -196,32 +197,28 @@ def test_weekly_reports_dispatch_on_kind_with_risk_chart(
     assert feed.count("<entry>") == 3 and "tidings-weekly-2026-W10-en" in feed
 
 
-def test_a_kind_without_its_renderer_gets_the_generic_escaped_page(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from tidings.site import build, sources
-
-    generic = sources.KindSpec("weekly", None, None, None)
-    original = sources.kind_spec
-    monkeypatch.setattr(sources, "kind_spec", lambda k: generic if k == "weekly" else original(k))
-    monkeypatch.setattr(build, "kind_spec", sources.kind_spec)
+def test_a_report_that_does_not_fit_its_kind_is_a_one_line_error(tmp_path: Path) -> None:
+    # A weekly report of an unknown shape (an edited or foreign file) is not published as
+    # whatever its JSON holds: the site reads typed reports only, and names the file.
     path = tmp_path / "r" / "x.json"
     path.parent.mkdir()
     path.write_text(json.dumps(weekly_json("2026-W10", "en", {"missing_tests": 3})), "utf-8")
-    build_site(tmp_path / "r", tmp_path / "s", SiteConfig(), pdf=False)
-    page = (tmp_path / "s" / PROJECT / "weekly" / "2026-W10.en.html").read_text("utf-8")
-    parsed = parse_page(page)
-    assert "&lt;script&gt;work&lt;/script&gt;" in page and "<script" not in page
-    assert f"https://github.com/{PROJECT}/pull/4277" in parsed.hrefs
-    assert not [h for h in parsed.hrefs if h.startswith("javascript")]
-    project = (tmp_path / "s" / PROJECT / "index.html").read_text("utf-8")
-    assert "<title>2026-W10 missing_tests 3</title>" in project
+    with pytest.raises(TidingsError, match=r"x\.json: not a valid weekly report") as caught:
+        build_site(tmp_path / "r", tmp_path / "s", SiteConfig(), pdf=False)
+    assert caught.value.fix == "regenerate it with this version of tidings"
+    assert not (tmp_path / "s").exists()
+    # JSON of another kind is not a report at all: left alone, as any other JSON file.
+    path.write_text(json.dumps({"kind": "monthly", "repo": PROJECT, "lang": "en"}), "utf-8")
+    with pytest.raises(TidingsError, match="no reports found"):
+        build_site(tmp_path / "r", tmp_path / "s", SiteConfig(), pdf=False)
 
 
-def test_risk_counts_reads_either_shape() -> None:
-    assert risk_counts({"risk_tag_counts": {"a": 2}}) == {"a": 2}
-    assert risk_counts({"summary": {"risk_tags": [{"tag": "a", "count": 1}]}}) == {"a": 1}
-    assert risk_counts({"stats": {"merged": 3}}) == {}
+def test_risk_counts_come_from_the_typed_weekly_report(demo_store: Store, settings) -> None:  # type: ignore[no-untyped-def]
+    weekly = build_weekly(demo_store, settings, 2026, 10, "en", now=NOW)
+    counts = risk_counts(weekly)
+    assert counts and all(n > 0 for n in counts.values())
+    fired = Counter(t.tag for pr in weekly.merged for t in pr.risk_tags)
+    assert counts == dict(fired)
 
 
 def test_discussion_link_and_giscus_are_configurable(reports) -> None:  # type: ignore[no-untyped-def]

@@ -22,7 +22,7 @@ from tidings.demo import CONFIG_PATH, SAMPLE_PATH
 from tidings.errors import TidingsError
 from tidings.render import pdf as pdf_module
 from tidings.runner import run_repositories
-from tidings.site import build, pdfs
+from tidings.site import build
 from tidings.site.build import build_site
 from tidings.snapshot import import_snapshot
 from tidings.store import Store
@@ -61,7 +61,7 @@ class Calls:
         self.pages: list[str] = []
         monkeypatch.setattr(pdf_module, "html_to_pdf", self)
         # In this process, where the count is kept (several PDFs go to worker processes).
-        monkeypatch.setattr(pdfs.os, "cpu_count", lambda: 1)
+        monkeypatch.setattr(pdf_module.os, "cpu_count", lambda: 1)
 
     def __call__(self, html: str) -> bytes:
         self.pages.append(html)
@@ -108,7 +108,7 @@ def test_run_remakes_a_missing_or_damaged_pdf(
         assert (folder / f"{stem}.pdf").read_bytes() == (reports_dir / f"{stem}.pdf").read_bytes()
     (folder / f"{DAILY}.pdf.key").write_text("not json", "utf-8")
     both = [folder / f"{DAILY}.json", folder / f"{WEEKLY}.json"]
-    assert pdfs.make_report_pdfs(both) == [folder / f"{DAILY}.pdf"]
+    assert pdf_module.make_report_pdfs(both) == [folder / f"{DAILY}.pdf"]
 
 
 def test_site_publishes_current_pdfs_without_weasyprint(
@@ -158,7 +158,7 @@ def test_site_renders_again_when_the_renderer_changed(
 ) -> None:
     calls = Calls(monkeypatch)
     # A template change: the print page differs from the one the stored PDFs were made from.
-    original = pdfs.print_html
+    original = pdf_module.print_html
     monkeypatch.setattr(build, "print_html", lambda r: original(r) + "<!-- new template -->")
     assert build_site(reports_dir, tmp_path / "a", SiteConfig()).pdfs_made == 2
     monkeypatch.setattr(build, "print_html", original)

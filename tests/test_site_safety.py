@@ -458,13 +458,12 @@ def test_second_run_with_a_model_writes_nothing_and_calls_nothing(
     from tidings.analysis.analyst import Analyst
     from tidings.render import pdf as pdf_module
     from tidings.runner import run_repositories
-    from tidings.site import pdfs
     from tidings.sources.github.sync import sync_repository
 
     # PDFs: a stand-in for WeasyPrint, in this process; what is remade is decided as ever.
     made: list[str] = []
     monkeypatch.setattr(pdf_module, "html_to_pdf", lambda html: made.append(html) or b"%PDF-1")
-    monkeypatch.setattr(pdfs.os, "cpu_count", lambda: 1)
+    monkeypatch.setattr(pdf_module.os, "cpu_count", lambda: 1)
     token = "ghp_rerun0123456789abcdef"
     store = Store.open(f"sqlite:///{tmp_path / 'run.db'}")
     reports, site = tmp_path / "reports", tmp_path / "site"

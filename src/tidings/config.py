@@ -13,7 +13,7 @@ import re
 import tomllib
 from datetime import time
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal, get_args
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -25,6 +25,9 @@ from tidings.globs import GlobError, compile_glob
 from tidings.names import LOGIN, OWNER_PATTERN, REPO_NAME
 
 DEFAULT_CONFIG = "tidings.toml"
+# The languages reports and the site are written in; `words/` holds each one's catalogue.
+Lang = Literal["zh", "en"]
+LANGS: tuple[Lang, ...] = get_args(Lang)
 # A team as ORG/TEAM-SLUG: the organisation follows the login rule, the slug GitHub's.
 TEAM = re.compile(rf"^{OWNER_PATTERN}/[A-Za-z0-9_.-]{{1,100}}\Z")
 
@@ -46,7 +49,7 @@ def _check_globs(value: list[str]) -> list[str]:
 
 def _check_logins(value: list[str]) -> list[str]:
     for login in value:
-        if not isinstance(login, str) or LOGIN.fullmatch(login) is None or login.endswith("]"):
+        if LOGIN.fullmatch(login) is None or login.endswith("]"):
             raise ValueError(f"{login!r} is not a GitHub login (letters, digits, hyphens; no @)")
     return value
 
@@ -85,20 +88,6 @@ class ImportanceConfig(_Strict):
     linked_issue: float = 1.0  # per issue the PR closes, at most 3
     labels: dict[str, float] = Field(default_factory=dict)  # e.g. {"breaking" = 3}
     top: int = Field(default=5, ge=0, le=50)  # how many key changes a daily report lists
-
-
-RISK_TAGS = (
-    "missing_tests",
-    "tests_removed",
-    "core_path",
-    "large_change",
-    "assert_validation",
-    "revert",
-    "no_approval",
-    "dependency_change",
-    "security_path",
-    "follow_up_promised",
-)
 
 
 # fmt: off
@@ -143,6 +132,10 @@ class RiskConfig(_Strict):
     @field_validator("weights")
     @classmethod
     def _known_tags(cls, value: dict[str, float]) -> dict[str, float]:
+        # The names belong to the rules (facts/risk.py), which read this config: imported
+        # here, when a config is checked, rather than when this module loads.
+        from tidings.facts.risk import RISK_TAGS
+
         for tag in value:
             if tag not in RISK_TAGS:
                 raise ValueError(f"unknown risk tag {tag!r} (known: {', '.join(RISK_TAGS)})")
@@ -154,7 +147,7 @@ class RepoConfig(_Strict):
     display_name: str | None = None  # "vLLM"; default: the repository name
     timezone: str = "UTC"
     cutoff: str = "00:00"
-    language: Literal["zh", "en"] = "en"
+    language: Lang = "en"
     topics: list[TopicConfig] = Field(default_factory=list)
     core_paths: list[str] = Field(default_factory=list)
     test_paths: list[str] = Field(
@@ -275,13 +268,13 @@ class SiteConfig(_Strict):
 
     title: str = "tidings reports"
     base_url: str | None = None  # where the site is published; feeds and canonical links use it
-    language: Literal["zh", "en"] = "en"  # of the home and project pages
+    language: Lang = "en"  # of the home and project pages
     # A GitHub Discussions category URL, or a `[site.discussion]` table of giscus settings.
     discussion: str | GiscusConfig | None = None
     pdf: bool = True
     reports_dir: str = "reports"  # `tidings run` writes report files here ...
     out_dir: str = "site"  # ... and builds the site here
-    languages: list[Literal["zh", "en"]] = Field(default_factory=list)  # empty: each repo's own
+    languages: list[Lang] = Field(default_factory=list)  # empty: each repo's own
 
     _urls = field_validator("base_url")(_https_url)
 
@@ -327,7 +320,7 @@ class Config(_Strict):
         )
 
 
-def _location(loc: tuple[str | int, ...], data: dict) -> str:
+def _location(loc: tuple[str | int, ...], data: dict[str, Any]) -> str:
     """`repos[acme/widgets].timezone`: pydantic's error location, with a [[repos]] entry named
     by its `name` when that is a usable name, else by its index (`repos[0]`)."""
     parts: list[str] = []

@@ -97,7 +97,7 @@ def export_snapshot(
             body.seek(0)
             with atomic_file(target, fix="check the path") as out:
                 out.write(line + b"\n")
-                shutil.copyfileobj(body, out)  # type: ignore[misc]
+                shutil.copyfileobj(body, out)
     except OSError as exc:  # the unnamed body file: same folder, same causes
         raise write_error(target, exc, "check the path") from exc
     return counts
@@ -181,7 +181,7 @@ class _Reader:
             if kind == "header":
                 raise self.fail(line_no, "a second header; only the first line may be a header")
             cls = r.RECORD_TYPES.get(kind) if isinstance(kind, str) else None
-            if cls is None:
+            if cls is None or not isinstance(kind, str):
                 known = ", ".join(_TYPES)
                 raise self.fail(line_no, f"unknown record type {kind!r} (expected one of {known})")
             try:

@@ -11,10 +11,11 @@
     cache.py     answers in the store's llm_cache, keyed by content, prompt, model, parameters
     analyst.py   map per card, reduce per section; returns texts keyed by report slot
 
-`report/daily.py` takes an `Analyst` and uses a slot's validated text when there is one; the
-deterministic writer is the default and the fallback.
+The analyst reads the facts bundle the report writer lays out (facts/daily.py `DayFacts`,
+facts/weekly.py `WeekFacts`). `report/daily.py` takes an `Analyst` and uses a slot's validated
+text when there is one; the deterministic writer is the default and the fallback.
 """
 
-from tidings.analysis.analyst import Analysis, Analyst, WindowFacts
+from tidings.analysis.analyst import Analysis, Analyst
 
-__all__ = ["Analysis", "Analyst", "WindowFacts"]
+__all__ = ["Analysis", "Analyst"]

@@ -37,16 +37,10 @@ from tidings.analysis.schemas import (
     PRBatch,
     SectionAnswer,
 )
-from tidings.config import LLMConfig, RepoConfig
+from tidings.config import Lang, LLMConfig
 from tidings.errors import ConfigError, hide_password
-from tidings.facts.activity import activity_facts
 from tidings.facts.activity_data import WindowData
-from tidings.facts.actors import is_bot
-from tidings.facts.discussions import hot_discussions
-from tidings.facts.importance import score_merged
-from tidings.facts.topics import topic_matches
-from tidings.facts.trends import clusters
-from tidings.facts.watchlist import watchlist
+from tidings.facts.daily import DayFacts
 from tidings.store import Store
 from tidings.textsafe import clean
 from tidings.workers import thread_pool
@@ -58,17 +52,6 @@ ITEM_TOKENS = 220  # completion tokens allowed per PR card answer
 HOT_TOKENS = 600  # per hot-thread card answer
 SECTION_TOKENS = 400
 MAX_SECTION_ITEMS = 25  # items listed in one section's facts (a week's topic can hold hundreds)
-
-
-@dataclass
-class WindowFacts:
-    """What a window's analysis reads: the window's rows plus the report's headline figures."""
-
-    data: WindowData
-    repo: RepoConfig
-    lang: str
-    stats: dict[str, int]
-    baseline: dict[str, float]  # mean of each stat over the previous windows
 
 
 @dataclass
@@ -172,43 +155,46 @@ class Analyst:
 
     # -- the run ----------------------------------------------------------------------------
 
-    def analyse(self, facts: WindowFacts) -> Analysis:
+    def analyse(self, facts: DayFacts, lang: Lang) -> Analysis:
+        """The model's text for one daily window, from the same facts the report prints."""
         out = self._start()
-        data, repo = facts.data, facts.repo
-        hot = hot_discussions(data, repo.bots)
-        if _quiet(facts, hot):
+        if facts.quiet:
             return out  # a quiet window is one factual line; nothing for a model to add
+        data = facts.data
         pr_cards = _pr_cards(facts)
-        hot_cards = [hot_card(data, d, repo) for d in hot]
+        hot_cards = [hot_card(data, d, facts.repo) for d in facts.hot]
         with thread_pool(self.max_concurrency) as pool:
             # All map batches at once (PR and thread cards are independent), then the sections.
-            calls = self._map(out, facts, "pr", pr_cards, PRBatch, ITEM_TOKENS, self._take_pr)
-            calls += self._map(out, facts, "hot", hot_cards, HotBatch, HOT_TOKENS, self._take_hot)
+            calls = self._map(out, data, lang, "pr", pr_cards, PRBatch, ITEM_TOKENS, self._take_pr)
+            calls += self._map(
+                out, data, lang, "hot", hot_cards, HotBatch, HOT_TOKENS, self._take_hot
+            )
             list(pool.map(lambda call: call(), calls))
-            jobs = self._sections(out, facts, hot_cards)
-            list(pool.map(lambda job: self._reduce(out, facts, *job), jobs))
+            jobs = _sections(out, facts, hot_cards)
+            list(pool.map(lambda job: self._reduce(out, data, lang, *job), jobs))
         return out
 
     def analyse_week(
         self,
-        days: list[WindowFacts],
+        days: list[DayFacts],
         merged: set[int],
-        week: WindowFacts,
+        week: WindowData,
         summary: dict[str, Any] | None,
+        lang: Lang,
     ) -> Analysis:
         """A week's model text from the per-PR analyses of its daily windows, plus its summary.
 
         For each day the PR cards are exactly the daily report's (`analyse`), built from that
-        day's window, so their cache keys match: a week whose days were already reported
+        day's facts, so their cache keys match: a week whose days were already reported
         costs no per-PR calls. Only cards of PRs in `merged` are sent, one per PR: the card of
         the day it merged when that day's report has one, else of the last day that has.
         `summary` (the week's figures, with the PR texts added here) gets one reduce call,
-        slot ("summary",).
+        slot ("summary",), checked against `week` (the week's rows).
         """
         out = self._start()
         chosen: dict[int, tuple[int, dict[str, Any]]] = {}  # PR -> (day index, card)
         for k, day in enumerate(days):
-            if _quiet(day, hot_discussions(day.data, day.repo.bots)):
+            if day.quiet:
                 continue
             for card in _pr_cards(day):
                 n = card["number"]
@@ -220,7 +206,9 @@ class Analyst:
         calls: list[Callable[[], None]] = []
         for k, day in enumerate(days):
             cards = [card for n, (j, card) in sorted(chosen.items()) if j == k]
-            calls += self._map(out, day, "pr", cards, PRBatch, ITEM_TOKENS, self._take_pr)
+            calls += self._map(
+                out, day.data, lang, "pr", cards, PRBatch, ITEM_TOKENS, self._take_pr
+            )
         with thread_pool(self.max_concurrency) as pool:
             list(pool.map(lambda call: call(), calls))
         if summary is not None and summary.get("merged_prs"):
@@ -235,7 +223,7 @@ class Analyst:
                 for entry in summary.get("key_prs", [])
             ]
             logins = {x.get("author") or "" for x in payload["key_prs"]}
-            self._reduce(out, week, ("summary",), "weekly_summary", payload, logins)
+            self._reduce(out, week, lang, ("summary",), "weekly_summary", payload, logins)
         return out
 
     # -- map --------------------------------------------------------------------------------
@@ -250,17 +238,18 @@ class Analyst:
     def _map(
         self,
         out: Analysis,
-        facts: WindowFacts,
+        data: WindowData,
+        lang: Lang,
         kind: str,
         cards: list[dict[str, Any]],
         schema: type[PRBatch] | type[HotBatch],
         tokens_per_item: int,
-        take: Callable[[Analysis, WindowFacts, dict[str, Any], Any], None],
+        take: Callable[[Analysis, WindowData, dict[str, Any], Any], None],
     ) -> list[Callable[[], None]]:
         """Take cached answers now; return one call per batch of the rest."""
         if not cards:
             return []
-        keys = {c["number"]: self._key(kind, c, facts.lang) for c in cards}
+        keys = {c["number"]: self._key(kind, c, lang) for c in cards}
         cached = self.cache.get_many(list(keys.values()))
         todo: list[dict[str, Any]] = []
         for card in cards:
@@ -273,11 +262,11 @@ class Analyst:
                     todo.append(card)
                     continue
                 out.usage.cache_hits += 1
-                take(out, facts, card, answer)
+                take(out, data, card, answer)
             else:
                 todo.append(card)
         task = prompts.PR_TASK if kind == "pr" else prompts.HOT_TASK
-        system = prompts.system_prompt(task, facts.lang)
+        system = prompts.system_prompt(task, lang)
 
         def run(batch: list[dict[str, Any]]) -> None:
             wanted = [c["number"] for c in batch]
@@ -305,14 +294,14 @@ class Analyst:
                     prompt_tokens=prompt // len(batch),
                     completion_tokens=completion // len(batch),
                 )
-                take(out, facts, card, item)
+                take(out, data, card, item)
 
         return [functools.partial(run, batch) for batch in _batches(todo)]
 
-    def _facts_for(self, facts: WindowFacts, payload: Any, logins: Iterable[str]) -> Facts:
+    def _facts_for(self, data: WindowData, payload: Any, logins: Iterable[str]) -> Facts:
         # Only item numbers the payload states as facts (`number`, `linked`, ...) are citable;
         # a "#N" inside someone's text is theirs, not the report's.
-        numbers = {n for n in _numbers_in(payload) if n in facts.data.items}
+        numbers = {n for n in _numbers_in(payload) if n in data.items}
         return Facts.of(payload, numbers=numbers, logins=set(logins))
 
     def _guarded(
@@ -323,9 +312,9 @@ class Analyst:
         return kept or None
 
     def _take_pr(
-        self, out: Analysis, facts: WindowFacts, card: dict[str, Any], answer: PRAnswer
+        self, out: Analysis, data: WindowData, card: dict[str, Any], answer: PRAnswer
     ) -> None:
-        guard = self._facts_for(facts, card, card_logins(card))
+        guard = self._facts_for(data, card, card_logins(card))
         n = card["number"]
         # A PR's summary sits under the PR, so it may use its author's own words; nobody else's.
         author = card.get("author")
@@ -348,9 +337,9 @@ class Analyst:
         out.notes[n] = notes
 
     def _take_hot(
-        self, out: Analysis, facts: WindowFacts, card: dict[str, Any], answer: HotAnswer
+        self, out: Analysis, data: WindowData, card: dict[str, Any], answer: HotAnswer
     ) -> None:
-        guard = self._facts_for(facts, card, card_logins(card))
+        guard = self._facts_for(data, card, card_logins(card))
         n = card["number"]
         for name in ("core_topic", "contention", "status"):
             text = self._guarded(out, getattr(answer, name), guard)
@@ -373,133 +362,17 @@ class Analyst:
 
     # -- reduce -----------------------------------------------------------------------------
 
-    def _sections(
-        self, out: Analysis, facts: WindowFacts, hot_cards: list[dict[str, Any]]
-    ) -> list[tuple[Slot, str, dict[str, Any], set[str]]]:
-        data, repo = facts.data, facts.repo
-
-        def brief(n: int) -> dict[str, Any]:
-            item = data.items[n]
-            entry: dict[str, Any] = {
-                "number": n,
-                "kind": "pr" if item.kind == "pr" else "issue",
-                "title": item.title,
-                "state": item.display_state,
-            }
-            if ("pr", n) in out.texts:
-                entry["summary"] = out.texts[("pr", n)]
-            return entry
-
-        jobs: list[tuple[Slot, str, dict[str, Any], set[str]]] = []
-        scored = score_merged(data, repo)[: repo.importance.top]
-        cluster_facts = clusters(data)
-        topics = [(t.title, topic_matches(data, t)) for t in repo.topics]
-        change = {
-            k: round(100 * (v - facts.baseline[k]) / facts.baseline[k])
-            for k, v in facts.stats.items()
-            if facts.baseline.get(k)
-        }
-        summary = {
-            "stats": facts.stats,
-            "mean_of_previous_7_windows": facts.baseline,
-            "change_percent": change,
-            "busiest_areas": [
-                {"kind": c.kind, "name": c.name, "items": len(c.members)} for c in cluster_facts[:3]
-            ],
-            "key_changes": [brief(s.number) for s in scored],
-            "hot_discussions": [
-                {
-                    "number": c["number"],
-                    "title": c["title"],
-                    "core_topic": out.texts.get(("hot", c["number"], "core_topic")),
-                }
-                for c in hot_cards
-            ],
-            "topics": [{"title": title, "items": len(m)} for title, m in topics],
-        }
-        authors = {data.items[s.number].author or "" for s in scored}
-        jobs.append((("summary",), "summary", summary, authors))
-        for title, matches in topics:
-            if not matches:
-                continue
-            payload = {
-                "topic": title,
-                "count": len(matches),
-                # The newest items, with their map summaries; `count` says how many in all.
-                "items": [
-                    brief(x.number) | {"matched_by": list(x.reasons)}
-                    for x in matches[:MAX_SECTION_ITEMS]
-                ],
-            }
-            logins = {data.items[x.number].author or "" for x in matches}
-            jobs.append((("topic", title), "topic", payload, logins))
-        if cluster_facts:
-            payload = {
-                "clusters": [
-                    {
-                        "kind": c.kind,
-                        "name": c.name,
-                        "count": len(c.members),
-                        "items": [
-                            {"number": n, "title": data.items[n].title} for n in c.members[:8]
-                        ],
-                    }
-                    for c in cluster_facts
-                ]
-            }
-            jobs.append((("trends",), "trends", payload, set()))
-        act = activity_facts(data, repo.bots)
-        people = {
-            c.author
-            for c in data.activity
-            if c.author and not is_bot(c.author, c.author_type, repo.bots)
-        }
-        payload = {
-            "human_participants": len(people),
-            "top_authors": dict(act.top_authors),
-            "top_reviewers": dict(act.top_reviewers),
-            "top_commenters": dict(act.top_commenters),
-            "first_time_contributors": [k for k, _ in act.first_timers],
-            "review_latency_hours_median": act.review_latency_hours_median,
-            "review_latency_sample": act.review_latency_sample,
-        }
-        logins = (
-            {k for k, _ in act.top_authors}
-            | {k for k, _ in act.top_reviewers}
-            | {k for k, _ in act.top_commenters}
-            | {k for k, _ in act.first_timers}
-        )
-        jobs.append((("activity",), "activity", payload, logins))
-        watch = watchlist(data, repo.bots)
-        if watch:
-            payload = {
-                "count": len(watch),
-                "issues": [
-                    {
-                        "number": w.number,
-                        "title": data.items[w.number].title,
-                        "reasons": list(w.reasons),
-                        "comments_in_window": w.comments_in_window,
-                        "reactions": data.items[w.number].reactions,
-                        "age_days": w.age_days,
-                    }
-                    for w in watch
-                ],
-            }
-            logins = {data.items[w.number].author or "" for w in watch}
-            jobs.append((("watch",), "watch", payload, logins))
-        return jobs
-
     def _reduce(
         self,
         out: Analysis,
-        facts: WindowFacts,
+        data: WindowData,
+        lang: Lang,
         slot: Slot,
         section: str,
         payload: dict[str, Any],
         logins: set[str],
     ) -> None:
-        key = self._key(f"section:{section}", payload, facts.lang)
+        key = self._key(f"section:{section}", payload, lang)
         cached = self.cache.get_many([key]).get(key)
         answer: SectionAnswer | None = None
         if cached is not None:
@@ -510,7 +383,7 @@ class Analyst:
                 answer = None
         if answer is None:
             system = prompts.system_prompt(
-                prompts.SECTION_TASK[section] + "\n" + prompts.SECTION_SHAPE, facts.lang
+                prompts.SECTION_TASK[section] + "\n" + prompts.SECTION_SHAPE, lang
             )
             try:
                 answer = self.provider.ask(
@@ -532,7 +405,7 @@ class Analyst:
                 prompt_tokens=prompt,
                 completion_tokens=completion,
             )
-        guard = self._facts_for(facts, payload, {x for x in logins if x})
+        guard = self._facts_for(data, payload, {x for x in logins if x})
         text = self._guarded(out, answer.text, guard)
         if text is None:
             out.usage.failures += 1
@@ -540,23 +413,132 @@ class Analyst:
             out.texts[slot] = text
 
 
-def _quiet(facts: WindowFacts, hot: list[Any]) -> bool:
-    return sum(facts.stats.values()) == 0 and not hot
-
-
-def _pr_cards(facts: WindowFacts) -> list[dict[str, Any]]:
+def _pr_cards(facts: DayFacts) -> list[dict[str, Any]]:
     """The window's PR cards: its key changes, then its topic PRs (the daily report's set)."""
-    data, repo = facts.data, facts.repo
-    scored = {s.number: s for s in score_merged(data, repo)}
-    key_prs = [s.number for s in list(scored.values())[: repo.importance.top]]
+    data = facts.data
+    scored = {s.number: s for s in facts.scored}
+    key_prs = [s.number for s in facts.key_changes]
     topic_prs = [
         x.number
-        for topic in repo.topics
-        for x in topic_matches(data, topic)
+        for topic in facts.topics
+        for x in topic.matches
         if data.items[x.number].kind == "pr"
     ]
     prs = list(dict.fromkeys(key_prs + topic_prs))
     return [pr_card(data, data.items[n], scored.get(n)) for n in prs]
+
+
+def _sections(
+    out: Analysis, facts: DayFacts, hot_cards: list[dict[str, Any]]
+) -> list[tuple[Slot, str, dict[str, Any], set[str]]]:
+    """One reduce job per report section: its slot, task, facts payload and citable logins.
+
+    Every payload is drawn from `facts`, the bundle the report writer lays out."""
+    data = facts.data
+
+    def brief(n: int) -> dict[str, Any]:
+        item = data.items[n]
+        entry: dict[str, Any] = {
+            "number": n,
+            "kind": "pr" if item.kind == "pr" else "issue",
+            "title": item.title,
+            "state": item.display_state,
+        }
+        if ("pr", n) in out.texts:
+            entry["summary"] = out.texts[("pr", n)]
+        return entry
+
+    jobs: list[tuple[Slot, str, dict[str, Any], set[str]]] = []
+    scored = facts.key_changes
+    baseline = facts.baseline
+    change = {
+        k: round(100 * (v - baseline[k]) / baseline[k])
+        for k, v in facts.stats.items()
+        if baseline.get(k)
+    }
+    summary = {
+        "stats": facts.stats,
+        "mean_of_previous_7_windows": baseline,
+        "change_percent": change,
+        "busiest_areas": [
+            {"kind": c.kind, "name": c.name, "items": len(c.members)} for c in facts.clusters[:3]
+        ],
+        "key_changes": [brief(s.number) for s in scored],
+        "hot_discussions": [
+            {
+                "number": c["number"],
+                "title": c["title"],
+                "core_topic": out.texts.get(("hot", c["number"], "core_topic")),
+            }
+            for c in hot_cards
+        ],
+        "topics": [{"title": t.title, "items": len(t.matches)} for t in facts.topics],
+    }
+    authors = {data.items[s.number].author or "" for s in scored}
+    jobs.append((("summary",), "summary", summary, authors))
+    for track in facts.topics:
+        matches = track.matches
+        if not matches:
+            continue
+        payload: dict[str, Any] = {
+            "topic": track.title,
+            "count": len(matches),
+            # The newest items, with their map summaries; `count` says how many in all.
+            "items": [
+                brief(x.number) | {"matched_by": list(x.reasons)}
+                for x in matches[:MAX_SECTION_ITEMS]
+            ],
+        }
+        logins = {data.items[x.number].author or "" for x in matches}
+        jobs.append((("topic", track.title), "topic", payload, logins))
+    if facts.clusters:
+        payload = {
+            "clusters": [
+                {
+                    "kind": c.kind,
+                    "name": c.name,
+                    "count": len(c.members),
+                    "items": [{"number": n, "title": data.items[n].title} for n in c.members[:8]],
+                }
+                for c in facts.clusters
+            ]
+        }
+        jobs.append((("trends",), "trends", payload, set()))
+    act = facts.activity
+    payload = {
+        "human_participants": facts.participants,
+        "top_authors": dict(act.top_authors),
+        "top_reviewers": dict(act.top_reviewers),
+        "top_commenters": dict(act.top_commenters),
+        "first_time_contributors": [k for k, _ in act.first_timers],
+        "review_latency_hours_median": act.review_latency_hours_median,
+        "review_latency_sample": act.review_latency_sample,
+    }
+    logins = (
+        {k for k, _ in act.top_authors}
+        | {k for k, _ in act.top_reviewers}
+        | {k for k, _ in act.top_commenters}
+        | {k for k, _ in act.first_timers}
+    )
+    jobs.append((("activity",), "activity", payload, logins))
+    if facts.watch:
+        payload = {
+            "count": len(facts.watch),
+            "issues": [
+                {
+                    "number": w.number,
+                    "title": data.items[w.number].title,
+                    "reasons": list(w.reasons),
+                    "comments_in_window": w.comments_in_window,
+                    "reactions": data.items[w.number].reactions,
+                    "age_days": w.age_days,
+                }
+                for w in facts.watch
+            ],
+        }
+        logins = {data.items[w.number].author or "" for w in facts.watch}
+        jobs.append((("watch",), "watch", payload, logins))
+    return jobs
 
 
 def _exact_numbers(wanted: list[int], got: list[int]) -> str | None:

@@ -124,7 +124,7 @@ class Provider:
         self._lock = threading.Lock()
         self.usage = Usage()
         self.mode: Mode = (
-            "json_schema" if settings.structured_output == "auto" else settings.structured_output  # type: ignore[assignment]
+            "json_schema" if settings.structured_output == "auto" else settings.structured_output
         )
         self._auto = settings.structured_output == "auto"
         self._consecutive_failures = 0

@@ -8,6 +8,7 @@ every cached answer made under the old one is ignored.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, field_validator
@@ -24,7 +25,7 @@ class _Answer(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-def _bounded(limit: int):  # type: ignore[no-untyped-def]
+def _bounded(limit: int) -> Callable[[str], str]:
     def check(value: str) -> str:
         text = " ".join(value.split())
         if not text:

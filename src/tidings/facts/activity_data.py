@@ -10,12 +10,16 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any, Literal
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from tidings.facts.roles import Roles
 from tidings.store import schema
+
+# An issue's or PR's state as reports show it: a merged PR is "merged", not "closed".
+ItemState = Literal["open", "closed", "merged"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,10 +50,10 @@ class Item:
     url: str
 
     @property
-    def display_state(self) -> str:
+    def display_state(self) -> ItemState:
         if self.merged:
             return "merged"
-        return self.state
+        return "closed" if self.state == "closed" else "open"
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,7 +169,7 @@ def load_window(
     data = WindowData(repo=repo, start=start, end=end, roles=roles or Roles())
     it, cm, rv, rc = schema.items, schema.comments, schema.reviews, schema.review_comments
 
-    def within(col: sa.Column) -> sa.ColumnElement[bool]:
+    def within(col: sa.Column[Any]) -> sa.ColumnElement[bool]:
         return sa.and_(col >= start, col < end)
 
     # Conversation comments, reviews and review comments share one shape: (table, kind, the
@@ -203,15 +207,15 @@ def load_window(
     refs = schema.closing_refs
     numbers = sorted(data.items)
     if numbers:
-        for row in conn.execute(
+        for ref in conn.execute(
             sa.select(refs.c.number, refs.c.issue_number).where(
                 refs.c.repo_id == repo_id,
                 refs.c.issue_repo == repo,
                 sa.or_(refs.c.number.in_(numbers), refs.c.issue_number.in_(numbers)),
             )
         ):
-            data.closes.setdefault(row.number, []).append(row.issue_number)
-            data.closed_by.setdefault(row.issue_number, []).append(row.number)
+            data.closes.setdefault(ref.number, []).append(ref.issue_number)
+            data.closed_by.setdefault(ref.issue_number, []).append(ref.number)
         _load_missing_items(conn, repo_id, data, set(data.closed_by) | set(data.closes))
 
     merged = [n for n, i in data.items.items() if i.kind == "pr"]

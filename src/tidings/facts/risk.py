@@ -7,7 +7,9 @@ stores them), the approval rule needs reviews (only the GitHub API gives them), 
 follow-up rule needs the count of unresolved review threads. The LLM layer may add notes next
 to the tags; it never sets one.
 
-Thresholds and paths come from `[repos.risk]` in tidings.toml (config.RiskConfig).
+Thresholds and paths come from `[repos.risk]` in tidings.toml (config.RiskConfig). The tag
+names are defined here once (`RiskTagName`); the config's check of `weights`, the report
+models, the words of each language and the benchmarks derive theirs from it.
 """
 
 from __future__ import annotations
@@ -16,15 +18,16 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Literal
+from typing import TYPE_CHECKING, Literal, get_args
 
 import sqlalchemy as sa
-from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.engine import Connection
 
-from tidings.config import RISK_TAGS, RepoConfig
 from tidings.globs import any_match
 from tidings.store import schema
+
+if TYPE_CHECKING:  # config.py reads RISK_TAGS from here, so only type checkers import it back
+    from tidings.config import RepoConfig
 
 RiskTagName = Literal[
     "missing_tests",
@@ -38,10 +41,11 @@ RiskTagName = Literal[
     "security_path",
     "follow_up_promised",
 ]
+RISK_TAGS: tuple[RiskTagName, ...] = get_args(RiskTagName)
 
 # How much each tag weighs when the week's riskiest PRs are chosen: code that silently loses a
 # check, lost tests and sensitive paths first; size alone last.
-DEFAULT_WEIGHTS: dict[str, float] = {
+DEFAULT_WEIGHTS: dict[RiskTagName, float] = {
     "assert_validation": 3.0,
     "tests_removed": 3.0,
     "security_path": 3.0,
@@ -53,7 +57,6 @@ DEFAULT_WEIGHTS: dict[str, float] = {
     "dependency_change": 1.0,
     "large_change": 1.0,
 }
-assert set(DEFAULT_WEIGHTS) == set(RISK_TAGS)  # the config's list and this one agree
 
 # At most this many evidence entries per tag: enough to check, short enough to read.
 MAX_EVIDENCE = 5
@@ -64,19 +67,17 @@ _REVERT_TITLE = re.compile(r"^\s*(?:\[[^\]]*\]\s*)*(?:revert\b|\[revert\])", re.
 _REVERT_BODY = re.compile(r"^This reverts commit [0-9a-f]{7,40}", re.IGNORECASE | re.MULTILINE)
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class Evidence(_Model):
+@dataclass(frozen=True, slots=True)
+class Evidence:
     """Why a tag fired: a file, an added line of it, and/or the rule's numbers."""
 
     path: str | None = None
     line: str | None = None  # an added line, as written (untrusted: renderers escape it)
-    numbers: dict[str, int] = Field(default_factory=dict)
+    numbers: dict[str, int] = field(default_factory=dict)
 
 
-class RiskTag(_Model):
+@dataclass(frozen=True, slots=True)
+class RiskTag:
     tag: RiskTagName
     weight: float
     evidence: list[Evidence]
@@ -126,7 +127,8 @@ class _Rules:
     def __init__(self, repo: RepoConfig) -> None:
         self.repo = repo
         self.cfg = repo.risk
-        self.weights = {**DEFAULT_WEIGHTS, **self.cfg.weights}
+        # The config's weights name only known tags (config.RiskConfig checks them).
+        self.weights = {tag: self.cfg.weights.get(tag, w) for tag, w in DEFAULT_WEIGHTS.items()}
         self.extensions = tuple(e.lower() for e in self.cfg.code_extensions)
         self._tests: dict[str, bool] = {}
 
@@ -140,9 +142,9 @@ class _Rules:
     def is_code(self, path: str) -> bool:
         return path.lower().endswith(self.extensions) and not self.is_test(path)
 
-    def tag(self, name: str, evidence: list[Evidence]) -> RiskTag:
+    def tag(self, name: RiskTagName, evidence: list[Evidence]) -> RiskTag:
         return RiskTag(
-            tag=name,  # type: ignore[arg-type]
+            tag=name,
             weight=self.weights[name],
             evidence=evidence[:MAX_EVIDENCE],
         )
@@ -346,16 +348,17 @@ def load_merged(conn: Connection, repo_id: int, start: datetime, end: datetime) 
                     patch=row.patch,
                 )
             )
-        for row in conn.execute(
+        for review in conn.execute(
             sa.select(rv.c.number, rv.c.author, rv.c.state, rv.c.submitted_at).where(
                 rv.c.repo_id == repo_id, ~rv.c.deleted, rv.c.number.in_(chunk)
             )
         ):
-            if row.submitted_at is None or row.submitted_at > merged_at[row.number]:
+            n = review.number
+            if review.submitted_at is None or review.submitted_at > merged_at[n]:
                 continue  # a pending draft, or a review after the merge: not what approved it
-            reviews[row.number] += 1
-            if row.state == "APPROVED" and row.author and row.author != authors[row.number]:
-                approvers[row.number].add(row.author)
+            reviews[n] += 1
+            if review.state == "APPROVED" and review.author and review.author != authors[n]:
+                approvers[n].add(review.author)
     return [
         MergedPR(
             number=r.number,

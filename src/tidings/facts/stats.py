@@ -255,7 +255,7 @@ def path_churn(
 
 def _child_rows(
     conn: Connection, table: sa.Table, repo_id: int, moment: sa.Column[Any], window: Window
-) -> Sequence[sa.Row[Any]]:
+) -> Sequence[sa.Row[*tuple[Any, ...]]]:
     """Comments or reviews made in the window on items that still exist."""
     joined = table.outerjoin(
         items_t, sa.and_(items_t.c.repo_id == table.c.repo_id, items_t.c.number == table.c.number)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import Literal
 
 from tidings.facts.activity_data import WindowData
 
@@ -15,9 +16,13 @@ PROCESS_LABELS = frozenset(
 )
 
 
+# What groups items into a cluster or a report's busiest area: a label, a title tag, a path.
+AreaKind = Literal["label", "tag", "path"]
+
+
 @dataclass(frozen=True)
 class ClusterFact:
-    kind: str  # label, tag, path
+    kind: AreaKind
     name: str
     members: tuple[int, ...]
 
@@ -39,8 +44,8 @@ def title_tags(title: str) -> list[str]:
 
 def clusters(data: WindowData, *, min_size: int = 2, limit: int = 8) -> list[ClusterFact]:
     """Groups of at least `min_size` items created, closed or merged in the window."""
-    members: dict[tuple[str, str], set[int]] = defaultdict(set)
-    names: dict[tuple[str, str], str] = {}
+    members: dict[tuple[AreaKind, str], set[int]] = defaultdict(set)
+    names: dict[tuple[AreaKind, str], str] = {}
     for number in data.active:
         item = data.items[number]
         if not (
@@ -51,7 +56,7 @@ def clusters(data: WindowData, *, min_size: int = 2, limit: int = 8) -> list[Clu
             continue
         for label in item.labels:
             if label.lower() not in PROCESS_LABELS:
-                key = ("label", label.lower())
+                key: tuple[AreaKind, str] = ("label", label.lower())
                 members[key].add(number)
                 names.setdefault(key, label)
         for tag in title_tags(item.title):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Literal
 
 from tidings.facts.activity_data import WindowData
 from tidings.facts.actors import is_bot
@@ -21,10 +22,14 @@ ENGAGED_REACTIONS = 5
 LONG_OPEN = timedelta(days=30)
 
 
+# Why an open issue is on the watch list (docs/report.md lists the rules).
+WatchReason = Literal["crash", "regression", "unanswered", "long_open_active"]
+
+
 @dataclass(frozen=True)
 class Watch:
     number: int
-    reasons: tuple[str, ...]  # crash, regression, unanswered, long_open_active
+    reasons: tuple[WatchReason, ...]
     comments_in_window: int
     age_days: int
 
@@ -36,7 +41,7 @@ def watchlist(data: WindowData, bots: list[str], limit: int = 8) -> list[Watch]:
         if item.state != "open" or item.kind != "issue":
             continue
         talk = [c for c in data.activity_on(number) if not is_bot(c.author, c.author_type, bots)]
-        reasons: list[str] = []
+        reasons: list[WatchReason] = []
         if CRASH.search(item.title):
             reasons.append("crash")
         labels = " ".join(item.labels)

@@ -15,10 +15,10 @@ from sqlalchemy.engine import Connection
 from tidings.config import RepoConfig
 from tidings.facts.activity_data import WindowData, load_window
 from tidings.facts.importance import Scored, score_merged
-from tidings.facts.risk import MergedPR, RiskTag, assess_all, load_merged
+from tidings.facts.risk import MergedPR, RiskTag, RiskTagName, assess_all, load_merged
 from tidings.facts.roles import load_roles
 from tidings.facts.stats import data_as_of, directory_of
-from tidings.facts.trends import PROCESS_LABELS, title_tags
+from tidings.facts.trends import PROCESS_LABELS, AreaKind, title_tags
 from tidings.facts.watchlist import Watch, watchlist
 from tidings.facts.windows import Window, previous
 from tidings.store import schema
@@ -42,7 +42,7 @@ class Trend:
 class Theme:
     """Merged PRs sharing their leading label, title tag or directory, most important first."""
 
-    kind: str  # label, tag, path
+    kind: AreaKind
     name: str
     members: tuple[int, ...]
 
@@ -180,14 +180,14 @@ def churn_trends(facts: WeekFacts, *, files: bool, depth: int = 2, top: int = 10
     return rows[:top]
 
 
-def risk_counts(facts: WeekFacts) -> Counter[str]:
+def risk_counts(facts: WeekFacts) -> Counter[RiskTagName]:
     return Counter(t.tag for tags in facts.risks.values() for t in tags)
 
 
 # -- themes ----------------------------------------------------------------------------------
 
 
-def primary_theme(pr: MergedPR) -> tuple[str, str]:
+def primary_theme(pr: MergedPR) -> tuple[AreaKind, str]:
     """A PR's one theme: its first subject label, else its first title tag, else its main
     directory — so every PR appears under exactly one theme."""
     labels = _labels(pr)
@@ -203,8 +203,8 @@ def primary_theme(pr: MergedPR) -> tuple[str, str]:
 
 
 def themes(facts: WeekFacts, limit: int = 6) -> list[Theme]:
-    groups: dict[tuple[str, str], list[int]] = defaultdict(list)
-    spelled: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+    groups: dict[tuple[AreaKind, str], list[int]] = defaultdict(list)
+    spelled: dict[tuple[AreaKind, str], Counter[str]] = defaultdict(Counter)
     rank = {n: k for k, n in enumerate(facts.ranked)}
     for pr in facts.prs:
         kind, name = primary_theme(pr)

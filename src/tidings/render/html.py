@@ -10,18 +10,23 @@ source, so the PDF inherits all of this.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup, escape
 
+from tidings.config import Lang
 from tidings.names import profile_path
 from tidings.report import model as m
-from tidings.report.text import TEXT, Lang, t
+from tidings.report import weekly_model as w
 from tidings.textsafe import clean
+from tidings.words import daily as daily_words
+from tidings.words import site as site_words
+from tidings.words import weekly as weekly_words
 
 GITHUB = "https://github.com"
 _HTTP_URL = re.compile(r"^https?://[^\s\"'<>`\\]+$")
@@ -106,20 +111,22 @@ def prose(text: str | None) -> Markup:
 
 
 class Words:
-    """Report words for one language: `tr` gives text (escaped by the template), `trm` formats
-    a sentence around Markup pieces (links, code) and escapes everything else."""
+    """A page's words in one language, the daily report's and the site's (words/): `tr` gives
+    text (escaped by the template), `trm` formats a sentence around Markup pieces (links,
+    code) and escapes everything else."""
 
     def __init__(self, lang: Lang) -> None:
         self.lang = lang
-        self.sep = TEXT[lang]["list_sep"]
+        self.table = {**daily_words.TEXT[lang], **site_words.TEXT[lang]}
+        self.sep = self.table["list_sep"]
 
     def tr(self, key: str, **values: object) -> str:
-        return t(self.lang, key, **values)
+        return self.table[key].format(**values)
 
     def trm(self, key: str, **values: object) -> Markup:
-        return escape(TEXT[self.lang][key]).format(**values)
+        return escape(self.table[key]).format(**values)
 
-    def join(self, parts: Iterable[object]) -> Markup:
+    def join(self, parts: Iterable[str | Markup]) -> Markup:
         return escape(self.sep).join(parts)
 
 
@@ -221,8 +228,20 @@ def daily_sections(report: m.DailyReport, words: Words) -> list[tuple[str, str]]
     return sections
 
 
-def report_title(report: m.DailyReport) -> str:
-    return t(report.lang, "title", project=report.project, date=report.date)
+def report_title(report: m.DailyReport | w.WeeklyReport) -> str:
+    """A report's title, as its page, its PDF's header, the site's lists and feeds show it."""
+    if isinstance(report, m.DailyReport):
+        return daily_words.t(report.lang, "title", project=report.project, date=report.date)
+    win = report.window
+    return weekly_words.wt(
+        report.lang,
+        "title",
+        project=report.project,
+        year=win.year,
+        week=win.number,
+        first=win.first_day[5:],
+        last=win.last_day[5:],
+    )
 
 
 def render_daily_html(
@@ -234,14 +253,14 @@ def render_daily_html(
 
     def reason(text: str) -> Markup:
         kind, _, value = text.partition(":")
-        if f"reason_{kind}" not in TEXT[report.lang]:
+        if f"reason_{kind}" not in words.table:
             return escape(text)
         return words.trm(f"reason_{kind}", v=code(value))
 
     def part(name: str, value: float) -> Markup:
         if name.startswith("label:"):
             return words.trm("part_label", name=code(name[6:]), v=f"{value:g}")
-        if f"part_{name}" not in TEXT[report.lang]:
+        if f"part_{name}" not in words.table:
             return escape(f"{name} {value:g}")
         return words.trm(f"part_{name}", v=f"{value:g}")
 
@@ -283,111 +302,35 @@ def render_template(name: str, **context: Any) -> str:
     return env().get_template(name).render(**context).rstrip() + "\n"
 
 
-def render_generic_html(
-    data: Mapping[str, Any],
-    title: str,
-    lang: Lang,
-    chrome: PageChrome | None = None,
-) -> str:
-    """A report of a kind without its own template yet (e.g. a newer schema): its JSON laid out
-    as headings, lists and text. Every value is escaped; only `url` fields that are plain
-    http(s) URLs become links."""
-    words = Words(lang)
-    skip = {"schema_version", "kind", "repo", "project", "repo_url", "lang", "provenance"}
-    sections = [(key, key.replace("_", " ")) for key in data if key not in skip]
-    return render_template(
-        "html/generic.html.j2",
-        data=data,
-        html_lang="zh-CN" if lang == "zh" else "en",
-        page_title=title,
-        page_h1=title,
-        canonical=None,
-        feed_href=chrome.feed_href if chrome else None,
-        feed_title=chrome.project if chrome else "",
-        chrome=chrome,
-        sections=sections,
-        tr=words.tr,
-        value_html=_value_html,
-        footer_line="",
-        r={"lang": lang},
-    )
-
-
-def _value_html(value: Any, depth: int = 0) -> Markup:
-    if isinstance(value, Mapping):
-        url = safe_url(value.get("url")) if isinstance(value.get("url"), str) else None
-        if url and "number" in value:
-            head = link(url, f"#{value['number']}")
-            rest = {k: v for k, v in value.items() if k not in {"url", "number"}}
-            return Markup("{} {}").format(head, _value_html(rest, depth + 1))
-        if depth > 6:
-            return escape(str(value))
-        rows = Markup("").join(
-            Markup("<li><strong>{}</strong>: {}</li>").format(
-                key.replace("_", " "), _value_html(item, depth + 1)
-            )
-            for key, item in value.items()
-        )
-        return Markup("<ul>{}</ul>").format(rows)
-    if isinstance(value, list):
-        if not value:
-            return escape("—")
-        rows = Markup("").join(
-            Markup("<li>{}</li>").format(_value_html(item, depth + 1)) for item in value
-        )
-        return Markup("<ol>{}</ol>").format(rows)
-    return escape("—" if value is None else str(value))
-
-
-Renderer = Callable[..., str]
-
-
 # -- the weekly report ---------------------------------------------------------------------
 
 
-def weekly_title(report: Any) -> str:
-    from tidings.report.weekly_text import wt
-
-    win = report.window
-    return wt(
-        report.lang,
-        "title",
-        project=report.project,
-        year=win.year,
-        week=win.number,
-        first=win.first_day[5:],
-        last=win.last_day[5:],
-    )
-
-
 def render_weekly_html(
-    report: Any, chrome: PageChrome | None = None, *, canonical: str | None = None
+    report: w.WeeklyReport, chrome: PageChrome | None = None, *, canonical: str | None = None
 ) -> str:
     """The weekly report (report/weekly_model.py) as one self-contained HTML page."""
-    from tidings.report.weekly_text import TEXT as WTEXT
-    from tidings.report.weekly_text import tag_name, wt
-
-    lang: Lang = report.lang
+    lang = report.lang
     words = Words(lang)
     links = ReportLinks(report.repo_url, words)
-    table = WTEXT[lang]
+    table = weekly_words.TEXT[lang]
+    tag_name = weekly_words.tag_name
 
     def wtr(key: str, **values: object) -> str:
-        return wt(lang, key, **values)
+        return weekly_words.wt(lang, key, **values)
 
     def wtrm(key: str, **values: object) -> Markup:
         return escape(table[key]).format(**values)
 
-    def who(pr: Any) -> Markup:
+    def who(pr: w.WeeklyPR) -> Markup:
         if pr.author_name is not None:  # a git author name: text, never a profile link
             return escape(pr.author_name)
         return links.who(pr.item.author)
 
-    def tags_line(tags: list[Any]) -> str:
+    def tags_line(tags: list[w.RiskTag]) -> str:
         return words.sep.join(tag_name(lang, t.tag) for t in tags) if tags else wtr("appendix_none")
 
-    def evidence(tag: Any) -> Markup:
-        shown = []
+    def evidence(tag: w.RiskTag) -> Markup:
+        shown: list[Markup] = []
         for e in tag.evidence[:3]:
             n = dict(e.numbers)
             path = code(e.path) if e.path else Markup("")
@@ -409,7 +352,7 @@ def render_weekly_html(
                 shown.append(path if e.path else escape(e.line or ""))
         return Markup("; ").join(shown)
 
-    def trend(row: Any, count: bool) -> Markup:
+    def trend(row: w.TrendRow, count: bool) -> Markup:
         if row.previous == 0:
             change = wtr("trend_new")
         elif row.change is None or row.change == 0:
@@ -432,7 +375,7 @@ def render_weekly_html(
             text += Markup(" ") + wtr("fu_more", n=total - len(items))
         return text
 
-    def stamp(moment: Any) -> str:
+    def stamp(moment: datetime | None) -> str:
         return moment.strftime("%Y-%m-%dT%H:%M:%SZ") if moment else wtr("unknown")
 
     p = report.provenance
@@ -457,7 +400,7 @@ def render_weekly_html(
         ("follow-ups", wtr("h_follow")),
         ("appendix", wtr("h_appendix")),
     ]
-    title = weekly_title(report)
+    title = report_title(report)
     return render_template(
         "html/weekly.html.j2",
         r=report,
@@ -486,3 +429,16 @@ def render_weekly_html(
         stamp=stamp,
         footer_line=footer,
     )
+
+
+def render_html(
+    report: m.DailyReport | w.WeeklyReport,
+    chrome: PageChrome | None = None,
+    *,
+    canonical: str | None = None,
+) -> str:
+    """A report of either kind as one self-contained HTML page; `chrome` None: the bare page
+    its PDF is printed from."""
+    if isinstance(report, m.DailyReport):
+        return render_daily_html(report, chrome, canonical=canonical)
+    return render_weekly_html(report, chrome, canonical=canonical)

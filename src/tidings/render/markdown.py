@@ -1,78 +1,27 @@
-"""Markdown from the report model, through Jinja2 templates (one template, both languages).
+"""Markdown of the daily report (and, from render/weekly_markdown.py, of the weekly one), through
+Jinja2 templates (one template per kind, both languages).
 
 Templates never see raw untrusted text: every title, body excerpt, login and prose value goes
-through a filter from render/escape.py, and every link is built here from the repository name
-and number, not taken from the data.
+through a filter from render/escape.py, and every link is built by render/markdown_common.py
+from the repository name and number, not taken from the data.
 """
 
 from __future__ import annotations
 
-import re
-from functools import lru_cache
-
-from jinja2 import Environment, PackageLoader, StrictUndefined
-
-from tidings.names import profile_path
-from tidings.render.escape import md_code, md_fixed, md_inline
+from tidings.render.escape import md_code, md_inline
+from tidings.render.markdown_common import (
+    author_text,
+    login_link,
+    markdown_env,
+    number_link,
+    tidy,
+)
+from tidings.render.weekly_markdown import render_weekly_markdown
 from tidings.report import model as m
-from tidings.report.text import TEXT, t
+from tidings.report.weekly_model import WeeklyReport
+from tidings.words.daily import TEXT, t
 
-_GHOST_PROFILE = "https://github.com/ghost"
-
-
-# A link target Markdown cannot misread: http(s), and none of the characters that end a link
-# destination or start another construct. A report read back from JSON may carry anything.
-_LINK_URL = re.compile(r"https?://[^\s()<>\[\]`\\\"']+")
-
-
-def number_link(number: int, url: str) -> str:
-    """`[#N](url)`, or an inert `#N` when the URL is not one a link can safely hold."""
-    if not _LINK_URL.fullmatch(url):
-        return md_inline(f"#{number}")
-    return f"[#{number}]({url})"
-
-
-def item_link(ref: m.ItemRef) -> str:
-    return number_link(ref.number, ref.url)
-
-
-def login_link(login: str | None, lang: str = "en", web_url: str = "https://github.com") -> str:
-    """A profile link. `@` only inside link text, where GitHub does not make a mention.
-
-    Only a string GitHub could have issued as a login becomes a link; anything else (a hostile
-    snapshot's `<script>` or `x)[y](http://...)`) is shown as the inert text it is."""
-    if login is None:
-        return md_inline(TEXT[lang]["ghost"])  # type: ignore[index]
-    path = profile_path(login)
-    if path is None:
-        return md_inline(f"@{login}")
-    return f"[@{md_inline(login)}]({web_url}/{path})"
-
-
-def author_text(ref: m.ItemRef, lang: str = "en") -> str:
-    """Who wrote an item: a git author's name as plain text (anyone can set it to anything,
-    so it is never a link or a mention), else the login's profile link."""
-    if ref.author_name is not None:
-        return md_inline(ref.author_name)
-    return login_link(ref.author, lang)
-
-
-@lru_cache(maxsize=1)
-def _env() -> Environment:
-    env = Environment(
-        loader=PackageLoader("tidings.render", "templates"),
-        autoescape=False,  # Markdown: escaping is done by the filters below, explicitly
-        undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
-    env.filters["md"] = md_inline
-    env.filters["code"] = md_code
-    env.filters["fixed"] = md_fixed
-    env.filters["link"] = item_link
-    env.filters["apply"] = lambda value, fn: fn(value)
-    return env
+__all__ = ["render_daily_markdown", "render_markdown", "render_weekly_markdown"]
 
 
 def render_daily_markdown(report: m.DailyReport) -> str:
@@ -118,7 +67,7 @@ def render_daily_markdown(report: m.DailyReport) -> str:
         )
 
     text = (
-        _env()
+        markdown_env()
         .get_template("daily.md.j2")
         .render(
             r=report,
@@ -134,17 +83,11 @@ def render_daily_markdown(report: m.DailyReport) -> str:
             list_counts=list_counts,
         )
     )
-    # Collapse the blank lines template logic leaves behind; Markdown needs at most one.
-    lines: list[str] = []
-    for line in text.splitlines():
-        if line.strip() == "" and lines and lines[-1].strip() == "":
-            continue
-        lines.append(line.rstrip())
-    return "\n".join(lines).strip() + "\n"
+    return tidy(text)
 
 
-def render_weekly_markdown(report: object) -> str:
-    """The weekly report's Markdown (render/weekly_markdown.py), here beside the daily one."""
-    from tidings.render.weekly_markdown import render_weekly_markdown as render
-
-    return render(report)  # type: ignore[arg-type]
+def render_markdown(report: m.DailyReport | WeeklyReport) -> str:
+    """A report of either kind as Markdown."""
+    if isinstance(report, m.DailyReport):
+        return render_daily_markdown(report)
+    return render_weekly_markdown(report)

@@ -1,18 +1,38 @@
-"""PDF from the report's HTML with WeasyPrint (print CSS in templates/html/style.css.j2).
+"""A report's PDF: made from its HTML with WeasyPrint, and kept current beside its JSON.
 
-The PDF is the HTML page without site chrome, laid out for A4: the report title in every page
-header, page numbers, links kept as PDF links, table rows never split across pages. Chinese
-needs a CJK font on the machine: Debian's fonts-noto-cjk provides 'Noto Sans CJK SC'.
+The PDF is the HTML page without site chrome (`print_html`), laid out for A4 (print CSS in
+templates/html/style.css.j2): the report title in every page header, page numbers, links kept
+as PDF links, table rows never split across pages. Chinese needs a CJK font on the machine:
+Debian's fonts-noto-cjk provides 'Noto Sans CJK SC'.
+
+A PDF is a rendering of one report, like its Markdown and JSON, so it is made when the report
+is written: `DATE.LANG.pdf` beside `DATE.LANG.json`, with `DATE.LANG.pdf.key` saying what it
+was made from (`make_report_pdfs`). The site copies that PDF when it is current and renders
+one here only when it is not (a folder of bare JSON, a report edited by hand, a new renderer).
+
+"Current" is decided by the PDF's key: a hash of the print HTML, the print CSS and the
+WeasyPrint version. The site computes the same key from the report it reads, so a change to
+the report, its templates or the PDF renderer makes the stored PDF stale instead of silently
+published. The key file also holds the PDF's own hash, so a PDF replaced or cut short on disk
+is not trusted either.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import os
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Generator, Iterator, Sequence
+from contextlib import closing, contextmanager
+from pathlib import Path
 
 from tidings.errors import TidingsError
+from tidings.outputs import write_atomic
+from tidings.progress import Progress
+from tidings.render.html import render_html
+from tidings.report.kinds import Report, load_report
+from tidings.workers import process_pool
 
 # Font subsets are rebuilt by fontTools, which stamps them with the current time unless
 # SOURCE_DATE_EPOCH says otherwise (reproducible-builds.org); a fixed stamp makes the same
@@ -42,9 +62,14 @@ td:last-child, th:last-child { width: 10em; }
 """
 
 
+KEY_SUFFIX = ".pdf.key"
+
+
 def html_to_pdf(html: str) -> bytes:
     """PDF bytes of an HTML page; the same input gives the same bytes (no dates embedded)."""
     try:
+        # Imported on first use: WeasyPrint needs system libraries that a run without PDFs
+        # does not, and takes a while to load.
         from weasyprint import CSS, HTML
     except (ImportError, OSError) as exc:  # OSError: pango or another system library missing
         raise TidingsError(
@@ -66,3 +91,93 @@ def _source_date_epoch() -> Iterator[None]:
     finally:
         if previous is None:
             del os.environ["SOURCE_DATE_EPOCH"]
+
+
+def print_html(report: Report) -> str:
+    """The page a report's PDF is printed from: its HTML without the site's chrome."""
+    return render_html(report, None)
+
+
+def pdf_key(html: str) -> str:
+    """What a PDF depends on: its HTML, the print CSS and the WeasyPrint that lays it out."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        engine = version("weasyprint")
+    except PackageNotFoundError:
+        engine = "none"
+    parts = [html, PRINT_CSS, engine]
+    return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()
+
+
+def pdf_path(json_path: Path) -> Path:
+    return json_path.with_name(json_path.name.removesuffix(".json") + ".pdf")
+
+
+def key_path(json_path: Path) -> Path:
+    return json_path.with_name(json_path.name.removesuffix(".json") + KEY_SUFFIX)
+
+
+def current_pdf(json_path: Path, key: str) -> bytes | None:
+    """The PDF beside a report when it was made from the page with this key, else None."""
+    try:
+        saved = json.loads(key_path(json_path).read_text("utf-8"))
+        if saved.get("key") != key:
+            return None
+        data = pdf_path(json_path).read_bytes()
+    except (OSError, ValueError, AttributeError):
+        return None
+    if hashlib.sha256(data).hexdigest() != saved.get("pdf_sha256"):
+        return None
+    return data
+
+
+def store_pdf(json_path: Path, key: str, data: bytes) -> None:
+    """Write the PDF, then its key: a crash between the two leaves a PDF nobody trusts."""
+    write_atomic(pdf_path(json_path), data)
+    record = {"key": key, "pdf_sha256": hashlib.sha256(data).hexdigest()}
+    write_atomic(key_path(json_path), json.dumps(record, sort_keys=True) + "\n")
+
+
+def _pdf_job(html: str) -> bytes:
+    return html_to_pdf(html)  # looked up at call time, so tests can stand in for WeasyPrint
+
+
+def render_pdfs(htmls: Sequence[str]) -> Generator[bytes, None, None]:
+    """PDFs of pages in order, made in parallel (one process per core) when there are several.
+
+    Close the iterator when stopping early (`contextlib.closing`): that ends the workers."""
+    workers = min(len(htmls), os.cpu_count() or 1)
+    if workers <= 1:
+        yield from map(_pdf_job, htmls)
+        return
+    with process_pool(workers) as pool:
+        yield from pool.map(_pdf_job, htmls, chunksize=1)
+
+
+def make_report_pdfs(paths: Sequence[Path], progress: Progress | None = None) -> list[Path]:
+    """Give each report JSON in `paths` its current PDF; the PDF files made (the ones that
+    were missing or stale). Files that are not tidings reports are left alone."""
+    due: list[tuple[Path, str, str]] = []
+    for path in paths:
+        report = load_report(path.read_bytes(), path)
+        if report is None:
+            continue
+        html = print_html(report)
+        key = pdf_key(html)
+        if current_pdf(path, key) is None:
+            due.append((path, key, html))
+    with closing(render_pdfs([html for _, _, html in due])) as results:
+        for done, ((path, key, _), data) in enumerate(zip(due, results, strict=True), start=1):
+            store_pdf(path, key, data)
+            if progress:
+                progress("PDF", done, len(due))
+    return [pdf_path(path) for path, _, _ in due]
+
+
+def report_pdf(json_text: str, where: Path) -> bytes:
+    """The PDF of a report given as its JSON text: the page the site would print."""
+    report = load_report(json_text, where)
+    if report is None:
+        raise ValueError("not a tidings report")
+    return _pdf_job(print_html(report))

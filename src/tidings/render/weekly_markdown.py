@@ -6,20 +6,23 @@ through render/escape.py, and links are built from the repository name and numbe
 
 from __future__ import annotations
 
-from tidings.facts.risk import Evidence, RiskTag
+from datetime import datetime
+
+from tidings.config import Lang
 from tidings.render.escape import md_code, md_inline
-from tidings.render.markdown import _env, item_link, login_link
+from tidings.render.markdown_common import item_link, login_link, markdown_env, tidy
 from tidings.report import weekly_model as w
 from tidings.report.model import ItemRef
-from tidings.report.weekly_text import TEXT, tag_name, wt
+from tidings.report.weekly_model import Evidence, RiskTag
+from tidings.words.weekly import TEXT, tag_name, wt
 
 # Evidence entries shown per tag in the Markdown (the JSON has them all, up to five).
 SHOWN_EVIDENCE = 3
 
 
-def _evidence(lang: str, tag: RiskTag, e: Evidence) -> str:
+def _evidence(lang: Lang, tag: RiskTag, e: Evidence) -> str:
     def tr(key: str, **values: object) -> str:
-        return wt(lang, key, **values)  # type: ignore[arg-type]
+        return wt(lang, key, **values)
 
     n = e.numbers
     path = md_code(e.path) if e.path else ""
@@ -91,11 +94,11 @@ def render_weekly_markdown(report: w.WeeklyReport) -> str:
         parts = [tr(f"source_{k}", n=v) for k, v in report.provenance.sources.items()]
         return sep.join(parts) or "-"
 
-    def stamp(moment: object) -> str:
-        return moment.strftime("%Y-%m-%dT%H:%M:%SZ") if moment else tr("unknown")  # type: ignore[attr-defined]
+    def stamp(moment: datetime | None) -> str:
+        return moment.strftime("%Y-%m-%dT%H:%M:%SZ") if moment else tr("unknown")
 
     text = (
-        _env()
+        markdown_env()
         .get_template("weekly.md.j2")
         .render(
             r=report,
@@ -114,9 +117,4 @@ def render_weekly_markdown(report: w.WeeklyReport) -> str:
             repo_link=md_inline(report.repo),
         )
     )
-    lines: list[str] = []
-    for line in text.splitlines():
-        if line.strip() == "" and lines and lines[-1].strip() == "":
-            continue
-        lines.append(line.rstrip())
-    return "\n".join(lines).strip() + "\n"
+    return tidy(text)

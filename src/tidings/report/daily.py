@@ -1,7 +1,8 @@
 """Building a daily report from facts, with the deterministic writer's prose.
 
-Every number and reference comes from facts/; every sentence here states only what those facts
-show. The LLM layer (later) may replace `Prose` values, never the facts around them.
+Every number and reference comes from one `DayFacts` bundle (facts/daily.py); every sentence
+here states only what those facts show. With a model (`analysis`), the same bundle is what the
+model reads, and its validated text may replace `Prose` values, never the facts around them.
 """
 
 from __future__ import annotations
@@ -10,28 +11,21 @@ from collections import Counter
 from datetime import UTC, date, datetime
 
 from tidings import __version__
-from tidings.analysis.analyst import Analysis, Analyst, WindowFacts
-from tidings.config import RepoConfig
-from tidings.facts.activity import activity_facts
-from tidings.facts.activity_data import Item, WindowData, load_window
+from tidings.analysis.analyst import Analysis, Analyst
+from tidings.config import Lang, RepoConfig
+from tidings.facts.activity_data import Item
 from tidings.facts.actors import is_bot, is_git_name
-from tidings.facts.discussions import Discussion, hot_discussions
-from tidings.facts.importance import score_merged
-from tidings.facts.roles import load_roles
-from tidings.facts.stats import data_as_of, item_lists
-from tidings.facts.topics import topic_matches
-from tidings.facts.trends import clusters
-from tidings.facts.watchlist import watchlist
-from tidings.facts.windows import Window, daily_window, previous
+from tidings.facts.daily import HISTORY, METRICS, DayFacts, TopicFacts, load_day
+from tidings.facts.discussions import Discussion, Participant
+from tidings.facts.windows import daily_window
 from tidings.records import now_utc
 from tidings.report import model as m
 from tidings.report.excerpt import excerpt
 from tidings.report.provenance import record_llm, window_utc
-from tidings.report.text import Lang, t
 from tidings.store import Store
+from tidings.words.daily import t
 
-HISTORY = 7
-METRICS = ("new_issues", "closed_issues", "new_prs", "merged_prs", "closed_unmerged_prs")
+__all__ = ["HISTORY", "METRICS", "build_daily"]
 
 
 def build_daily(
@@ -49,28 +43,16 @@ def build_daily(
     window = daily_window(day, repo.tz, repo.cutoff_time)
     with store.engine.connect() as conn:
         repo_id = store.require_repo(conn, repo.name)
-        lists = item_lists(conn, repo_id, window)
-        history = [item_lists(conn, repo_id, previous(window, k)).counts() for k in range(1, 8)]
-        roles = load_roles(conn, repo_id, repo)
-        data = load_window(conn, repo_id, repo.name, window.start, window.end, roles=roles)
-        as_of = data_as_of(conn, repo_id)
-    counts = lists.counts()
-    stats = m.Stats(**{k: getattr(counts, k) for k in METRICS})
-    texts: Analysis | None = None
-    if analysis is not None:
-        baseline = {k: sum(h.model_dump()[k] for h in history) / len(history) for k in METRICS}
-        texts = analysis.analyse(
-            WindowFacts(
-                data=data, repo=repo, lang=lang, stats=stats.model_dump(), baseline=baseline
-            )
-        )
-    writer = _Writer(repo, lang, data, window, web_url, texts)
+        facts = load_day(conn, repo_id, repo, window)
+    stats = m.Stats(**facts.stats)
+    # The model reads the very facts the writer lays out below: what it saw is what prints.
+    texts = analysis.analyse(facts, lang) if analysis is not None else None
+    writer = _Writer(facts, lang, web_url, texts)
     appendix = m.Appendix(
-        **{k: [writer.ref(n) for n in getattr(lists, k)] for k in METRICS},
+        **{k: [writer.ref(n) for n in getattr(facts.lists, k)] for k in METRICS},
     )
     hot = writer.hot()
-    # Quiet: nothing opened, closed or merged, and no conversation worth a section either.
-    quiet = sum(getattr(stats, k) for k in METRICS) == 0 and not hot
+    quiet = facts.quiet
     trends = writer.trends()
     generated = (now or now_utc()).astimezone(UTC).replace(microsecond=0)
     report = m.DailyReport(
@@ -84,7 +66,7 @@ def build_daily(
         ),
         stats=stats,
         quiet=quiet,
-        summary=writer.summary(stats, [h.model_dump() for h in history], trends, quiet),
+        summary=writer.summary(stats, [h.model_dump() for h in facts.history], trends, quiet),
         topics=[] if quiet else writer.topics(),
         hot_discussions=hot,
         trends=[] if quiet else trends,
@@ -95,7 +77,7 @@ def build_daily(
         provenance=m.Provenance(
             tool_version=__version__,
             generated_at=generated,
-            data_as_of=as_of,
+            data_as_of=facts.data_as_of,
             window_utc=window_utc(window),
             list_counts={k: len(getattr(appendix, k)) for k in METRICS},
         ),
@@ -112,21 +94,16 @@ class _Writer:
     """The deterministic writer: plain sentences from facts, in one language."""
 
     def __init__(
-        self,
-        repo: RepoConfig,
-        lang: Lang,
-        data: WindowData,
-        window: Window,
-        web_url: str,
-        texts: Analysis | None = None,
+        self, facts: DayFacts, lang: Lang, web_url: str, texts: Analysis | None = None
     ) -> None:
+        self.facts = facts
         self.texts = texts
-        self.repo = repo
+        self.repo: RepoConfig = facts.repo
         self.lang = lang
-        self.data = data
-        self.window = window
+        self.data = facts.data
+        self.window = facts.window
         self.web_url = web_url.rstrip("/")
-        self.bots = repo.bots
+        self.bots = facts.repo.bots
 
     # -- helpers ----------------------------------------------------------------------------
 
@@ -154,7 +131,7 @@ class _Writer:
             kind="pr" if item.kind == "pr" else "issue",
             title=item.title,
             url=f"{self.web_url}/{self.repo.name}/{path}/{number}",
-            state=item.display_state,  # type: ignore[arg-type]
+            state=item.display_state,
             draft=item.draft,
             author=None if git else item.author,
             author_is_bot=is_bot(item.author, item.author_type, self.bots),
@@ -229,10 +206,7 @@ class _Writer:
         total = sum(values.values())
         base_total = sum(sum(h.values()) for h in history) / len(history)
         level = _level(total, base_total)
-        areas = [
-            m.Area(kind=c.kind, name=c.name, count=c.count)  # type: ignore[arg-type]
-            for c in trends[:3]
-        ]
+        areas = [m.Area(kind=c.kind, name=c.name, count=c.count) for c in trends[:3]]
         if quiet:
             talk = len(self.data.activity)
             return m.Summary(
@@ -277,8 +251,8 @@ class _Writer:
 
     def topics(self) -> list[m.TopicTrack]:
         tracks: list[m.TopicTrack] = []
-        for topic in self.repo.topics:
-            matches = topic_matches(self.data, topic)
+        for track in self.facts.topics:
+            matches = track.matches
             items = [
                 m.TopicItem(
                     item=self.ref(x.number),
@@ -289,16 +263,15 @@ class _Writer:
             ]
             tracks.append(
                 m.TopicTrack(
-                    title=topic.title,
+                    title=track.title,
                     items=items,
-                    analysis=self.prose(
-                        ("topic", topic.title), self._topic_analysis(topic.title, matches)
-                    ),
+                    analysis=self.prose(("topic", track.title), self._topic_analysis(track)),
                 )
             )
         return tracks
 
-    def _topic_analysis(self, title: str, matches: list) -> str:  # type: ignore[type-arg]
+    def _topic_analysis(self, track: TopicFacts) -> str:
+        title, matches = track.title, track.matches
         if not matches:
             return self.t("topic_empty", title=title)
         data = self.data
@@ -332,7 +305,7 @@ class _Writer:
 
     def hot(self) -> list[m.HotDiscussion]:
         out: list[m.HotDiscussion] = []
-        for d in hot_discussions(self.data, self.bots):
+        for d in self.facts.hot:
             item = self.data.items[d.number]
             linked_numbers = self.data.closed_by.get(d.number, []) + self.data.closes.get(
                 d.number, []
@@ -359,7 +332,7 @@ class _Writer:
         said = excerpt(item.body, 240)
         return said or item.title
 
-    def _viewpoint(self, p, d: Discussion) -> m.Viewpoint:  # type: ignore[no-untyped-def]
+    def _viewpoint(self, p: Participant, d: Discussion) -> m.Viewpoint:
         best = p.best
         text = excerpt(best.body, 200) or self.t("no_words")
         return m.Viewpoint(
@@ -409,17 +382,17 @@ class _Writer:
     def trends(self) -> list[m.Cluster]:
         return [
             m.Cluster(
-                kind=c.kind,  # type: ignore[arg-type]
+                kind=c.kind,
                 name=c.name,
                 count=len(c.members),
                 members=[self.ref(n) for n in c.members],
             )
-            for c in clusters(self.data)
+            for c in self.facts.clusters
         ]
 
     def key_changes(self) -> list[m.KeyChange]:
         out: list[m.KeyChange] = []
-        for s in score_merged(self.data, self.repo)[: self.repo.importance.top]:
+        for s in self.facts.key_changes:
             item = self.data.items[s.number]
             said = excerpt(item.body, 220)
             what = said or self.t("change_nobody", dirs=self.join(list(s.top_dirs)) or "-")
@@ -448,19 +421,7 @@ class _Writer:
         return out
 
     def activity(self) -> m.Activity:
-        facts = activity_facts(self.data, self.bots)
-        people = {
-            c.author
-            for c in self.data.activity
-            if c.author and not is_bot(c.author, c.author_type, self.bots)
-        }
-        people |= {
-            i.author
-            for n in self.data.active
-            if (i := self.data.items[n]).author
-            and self.data.in_window(i.created_at)
-            and not is_bot(i.author, i.author_type, self.bots)
-        }
+        facts = self.facts.activity
         # Names from a git history only (a login of the same spelling is someone GitHub knows).
         items = self.data.items.values()
         logins = {i.author for i in items if not is_git_name(i.author_type)}
@@ -476,12 +437,12 @@ class _Writer:
             ],
             review_latency_hours_median=facts.review_latency_hours_median,
             review_latency_sample=facts.review_latency_sample,
-            text=self.prose(("activity",), self.t("act_text", people=len(people))),
+            text=self.prose(("activity",), self.t("act_text", people=self.facts.participants)),
         )
 
     def watch(self) -> list[m.WatchItem]:
         out: list[m.WatchItem] = []
-        for w in watchlist(self.data, self.bots):
+        for w in self.facts.watch:
             item = self.data.items[w.number]
             details = []
             for reason in w.reasons:
@@ -496,14 +457,14 @@ class _Writer:
             out.append(
                 m.WatchItem(
                     item=self.ref(w.number),
-                    reasons=list(w.reasons),  # type: ignore[arg-type]
+                    reasons=list(w.reasons),
                     detail=m.Prose(text=self.join(details)),
                 )
             )
         return out
 
 
-def _level(total: int, baseline: float) -> str:
+def _level(total: int, baseline: float) -> m.Level:
     if total == 0:
         return "quiet"
     if baseline == 0:

@@ -1,4 +1,4 @@
-"""The daily report as data: what every renderer (Markdown, JSON, later HTML and PDF) draws from.
+"""The daily report as data: what every renderer (Markdown, JSON, HTML and PDF) draws from.
 
 Facts (numbers, item references, logins) are typed fields filled by code. Prose is a `Prose`
 value that says who wrote it: the deterministic writer (`rules`) or a model (`llm`). Renderers
@@ -12,9 +12,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from tidings.config import Lang
+from tidings.facts.activity_data import ItemState
+from tidings.facts.trends import AreaKind
+from tidings.facts.watchlist import WatchReason
+
 SCHEMA_VERSION = 1
 
-Lang = Literal["zh", "en"]
+Level = Literal["quiet", "low", "normal", "high", "very_high"]  # the window against its history
 Role = Literal["maintainer", "contributor", "user", "bot"]
 # Where a role came from (facts/roles.py): the account type, the config's lists, a listed team,
 # a merged PR, or GitHub's author_association.
@@ -39,7 +44,7 @@ class ItemRef(_Model):
     kind: Literal["issue", "pr"]
     title: str
     url: str
-    state: Literal["open", "closed", "merged"]
+    state: ItemState
     draft: bool = False
     author: str | None = None  # a GitHub login; None for a deleted account or a git name
     author_is_bot: bool = False
@@ -72,13 +77,13 @@ class MetricTrend(_Model):
 
 
 class Area(_Model):
-    kind: Literal["label", "tag", "path"]
+    kind: AreaKind
     name: str
     count: int
 
 
 class Summary(_Model):
-    level: Literal["quiet", "low", "normal", "high", "very_high"]
+    level: Level
     previous_windows: int
     trends: list[MetricTrend]
     dominant_areas: list[Area]
@@ -123,7 +128,7 @@ class HotDiscussion(_Model):
 
 
 class Cluster(_Model):
-    kind: Literal["label", "tag", "path"]
+    kind: AreaKind
     name: str
     count: int
     members: list[ItemRef]
@@ -165,7 +170,7 @@ class Activity(_Model):
 
 class WatchItem(_Model):
     item: ItemRef
-    reasons: list[Literal["crash", "regression", "unanswered", "long_open_active"]]
+    reasons: list[WatchReason]
     detail: Prose
 
 

@@ -12,20 +12,22 @@ and faithfulness guard as the daily report; whatever fails keeps the rules' text
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import Connection
 
 from tidings import __version__
-from tidings.analysis.analyst import Analysis, Analyst, WindowFacts
-from tidings.config import RepoConfig
-from tidings.facts.activity_data import load_window
+from tidings.analysis.analyst import Analysis, Analyst
+from tidings.config import Lang, RepoConfig
+from tidings.facts import risk
 from tidings.facts.actors import is_bot, is_git_name
+from tidings.facts.daily import DayFacts, load_day
 from tidings.facts.importance import top_dirs
-from tidings.facts.risk import MergedPR, risk_score
+from tidings.facts.risk import MergedPR, RiskTagName, risk_score
 from tidings.facts.roles import load_roles
-from tidings.facts.stats import item_lists
+from tidings.facts.watchlist import WatchReason
 from tidings.facts.weekly import (
+    Theme,
     Trend,
     WeekFacts,
     churn_trends,
@@ -39,14 +41,12 @@ from tidings.facts.weekly import (
 from tidings.facts.windows import daily_window, weekly_window
 from tidings.records import now_utc
 from tidings.report import weekly_model as w
-from tidings.report.daily import METRICS
 from tidings.report.excerpt import excerpt
 from tidings.report.model import ItemRef, Prose
 from tidings.report.provenance import record_llm, window_utc
-from tidings.report.text import Lang
 from tidings.report.weekly_model import WeeklyReport
-from tidings.report.weekly_text import tag_name, wt
 from tidings.store import Store
+from tidings.words.weekly import tag_name, wt
 
 __all__ = ["WeeklyReport", "build_weekly"]
 
@@ -71,20 +71,17 @@ def build_weekly(
     """The week's report; with `analysis`, a model writes PR summaries and notes (reusing the
     daily per-PR analyses) and the opening summary, and the rules' text fills in the rest."""
     window = weekly_window(year, week, repo.tz, repo.cutoff_time)
-    days: list[WindowFacts] = []
+    days: list[DayFacts] = []
     with store.engine.connect() as conn:
         repo_id = store.require_repo(conn, repo.name)
         facts = load_week(conn, repo_id, repo, window)
         api_data = has_api_items(conn, repo_id)
         if analysis is not None:
-            days = _daily_facts(conn, repo_id, repo, year, week, lang)
+            days = _daily_facts(conn, repo_id, repo, year, week)
     texts: Analysis | None = None
     if analysis is not None:
         texts = analysis.analyse_week(
-            days,
-            {p.number for p in facts.prs},
-            WindowFacts(data=facts.data, repo=repo, lang=lang, stats={}, baseline={}),
-            _summary_facts(facts),
+            days, {p.number for p in facts.prs}, facts.data, _summary_facts(facts), lang
         )
     report = _Writer(repo, lang, facts, web_url, api_data, texts).report(now or now_utc())
     if texts is not None:
@@ -93,20 +90,38 @@ def build_weekly(
 
 
 def _daily_facts(
-    conn: Connection, repo_id: int, repo: RepoConfig, year: int, week: int, lang: Lang
-) -> list[WindowFacts]:
-    """The week's daily windows as the daily report hands them to the model (same data, same
-    headline counts), so the PR cards built from them are the daily report's cards."""
-    out: list[WindowFacts] = []
+    conn: Connection, repo_id: int, repo: RepoConfig, year: int, week: int
+) -> list[DayFacts]:
+    """The week's daily windows as the daily report hands them to the model (the same facts,
+    without the baseline no PR card reads), so the PR cards built from them are the daily
+    report's cards."""
     monday = date.fromisocalendar(year, week, 1)
     roles = load_roles(conn, repo_id, repo)
-    for k in range(7):
-        day = daily_window(monday + timedelta(days=k), repo.tz, repo.cutoff_time)
-        counts = item_lists(conn, repo_id, day).counts()
-        data = load_window(conn, repo_id, repo.name, day.start, day.end, roles=roles)
-        stats = {name: getattr(counts, name) for name in METRICS}
-        out.append(WindowFacts(data=data, repo=repo, lang=lang, stats=stats, baseline={}))
-    return out
+    return [
+        load_day(
+            conn,
+            repo_id,
+            repo,
+            daily_window(monday + timedelta(days=k), repo.tz, repo.cutoff_time),
+            history=0,
+            roles=roles,
+        )
+        for k in range(7)
+    ]
+
+
+def _risk_tags(tags: list[risk.RiskTag]) -> list[w.RiskTag]:
+    """The rules' tags as the report states them (its own models, the same fields)."""
+    return [
+        w.RiskTag(
+            tag=t.tag,
+            weight=t.weight,
+            evidence=[
+                w.Evidence(path=e.path, line=e.line, numbers=dict(e.numbers)) for e in t.evidence
+            ],
+        )
+        for t in tags
+    ]
 
 
 def _summary_facts(f: WeekFacts) -> dict[str, Any]:
@@ -187,15 +202,15 @@ class _Writer:
                 author_name=pr.author if git else None,
             )
         item = self.facts.data.items[number]
-        kind = "pr" if item.kind == "pr" else "issue"
+        kind: Literal["pr", "issue"] = "pr" if item.kind == "pr" else "issue"
         path = "pull" if kind == "pr" else "issues"
         git = is_git_name(item.author_type)
         return ItemRef(
             number=number,
-            kind=kind,  # type: ignore[arg-type]
+            kind=kind,
             title=item.title,
             url=f"{self.web_url}/{self.repo.name}/{path}/{number}",
-            state=item.display_state,  # type: ignore[arg-type]
+            state=item.display_state,
             draft=item.draft,
             author=None if git else item.author,
             author_is_bot=is_bot(item.author, item.author_type, self.repo.bots),
@@ -224,7 +239,7 @@ class _Writer:
             top_dirs=dirs,
             score=scored.score if scored else 0.0,
             score_parts=scored.parts if scored else {},
-            risk_tags=tags,
+            risk_tags=_risk_tags(tags),
             risk_score=risk_score(tags),
             summary=self.prose(("pr", number), said or pr.title),
             notes=[
@@ -299,7 +314,7 @@ class _Writer:
         week: int,
         first: str,
         last: str,
-        themes_: list,  # type: ignore[type-arg]
+        themes_: list[Theme],
         observations: list[w.RiskObservation],
     ) -> Prose:
         values = {"year": year, "week": week, "first": first, "last": last}
@@ -347,7 +362,7 @@ class _Writer:
         text = self.t("coverage", git=git, missing=missing, repo=self.repo.name)
         return w.Coverage(api_prs=api, git_prs=git, needs_api=needs, text=Prose(text=text))
 
-    def highlights(self, themes_: list) -> list[w.Highlight]:  # type: ignore[type-arg]
+    def highlights(self, themes_: list[Theme]) -> list[w.Highlight]:
         """The most important PR of each leading theme, then the next most important ones."""
         picked: list[tuple[str, int]] = []
         for theme in themes_:
@@ -382,7 +397,7 @@ class _Writer:
                 w.RiskObservation(
                     item=self.ref(n),
                     risk_score=risk_score(tags),
-                    tags=tags,
+                    tags=_risk_tags(tags),
                     observation=Prose(
                         text=self.t(
                             "risk_observation",
@@ -402,7 +417,7 @@ class _Writer:
         tags = tag_trends(f, 8)
         counts = risk_counts(f)
         by_risk = [
-            w.NameCount(name=k, count=n)
+            w.RiskCount(name=k, count=n)
             for k, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
         ]
         merged, prev = len(f.prs), len(f.prev_prs)
@@ -456,7 +471,7 @@ class _Writer:
             text=Prose(text=self.sentences(parts)),
         )
 
-    def key_changes(self, themes_: list) -> list[w.ThemeChanges]:  # type: ignore[type-arg]
+    def key_changes(self, themes_: list[Theme]) -> list[w.ThemeChanges]:
         out: list[w.ThemeChanges] = []
         for theme in themes_:
             members: list[MergedPR] = [self.prs[n] for n in theme.members]
@@ -527,10 +542,10 @@ class _Writer:
 
     def follow_ups(self) -> list[w.FollowUp]:
         f = self.facts
-        by_tag: dict[str, list[int]] = {}
+        by_tag: dict[RiskTagName, list[int]] = {}
         for n in f.ranked:
-            for tag in f.risks.get(n, []):
-                by_tag.setdefault(tag.tag, []).append(n)
+            for fired in f.risks.get(n, []):
+                by_tag.setdefault(fired.tag, []).append(n)
         weight = {t.tag: t.weight for tags in f.risks.values() for t in tags}
         out: list[w.FollowUp] = []
         for tag in sorted(by_tag, key=lambda k: (-weight[k], -len(by_tag[k]), k)):
@@ -544,7 +559,7 @@ class _Writer:
                     text=Prose(text=self.t(f"fu_{tag}")),
                 )
             )
-        reasons: dict[str, list[int]] = {}
+        reasons: dict[WatchReason, list[int]] = {}
         for watch in f.watch:
             for reason in watch.reasons:
                 reasons.setdefault(reason, []).append(watch.number)

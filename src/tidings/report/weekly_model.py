@@ -1,8 +1,9 @@
-"""The weekly report as data: what the Markdown (and later HTML and PDF) renderers draw from.
+"""The weekly report as data: what the Markdown, JSON, HTML and PDF renderers draw from.
 
 Same rules as the daily model (report/model.py): facts are typed fields filled by code, prose is
-a `Prose` that says who wrote it, links come from `ItemRef.url`. Risk tags are the facts/risk.py
-models themselves, evidence included. `tidings report weekly --format json` prints this model;
+a `Prose` that says who wrote it, links come from `ItemRef.url`. Risk tags are this module's own
+`RiskTag` and `Evidence`, copied from the rules' facts (facts/risk.py) with the same fields, so
+the report's JSON shape changes only here. `tidings report weekly --format json` prints this model;
 docs/report.md documents it.
 """
 
@@ -13,14 +14,32 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tidings.facts.risk import RiskTag
-from tidings.report.model import ItemRef, Lang, LLMRun, Prose
+from tidings.config import Lang
+from tidings.facts.risk import RiskTagName
+from tidings.facts.trends import AreaKind
+from tidings.report.model import ItemRef, LLMRun, Prose
 
 SCHEMA_VERSION = 1
 
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+
+class Evidence(_Model):
+    """Why a tag fired: a file, an added line of it, and/or the rule's numbers."""
+
+    path: str | None = None
+    line: str | None = None  # an added line, as written (untrusted: renderers escape it)
+    numbers: dict[str, int] = Field(default_factory=dict)
+
+
+class RiskTag(_Model):
+    """A risk rule that fired on a merged PR (docs/report.md lists the rules)."""
+
+    tag: RiskTagName
+    weight: float
+    evidence: list[Evidence]  # at most 5
 
 
 class WeekWindow(_Model):
@@ -84,17 +103,22 @@ class NameCount(_Model):
     count: int
 
 
+class RiskCount(_Model):
+    name: RiskTagName
+    count: int
+
+
 class ExecutiveSummary(_Model):
     merged_prs: int
     previous_merged_prs: int
     by_label: list[NameCount]  # merged PRs per label, most common first (top 8)
     by_title_tag: list[NameCount]  # merged PRs per leading title tag (top 8)
-    by_risk_tag: list[NameCount]  # tags over all merged PRs, every tag that fired
+    by_risk_tag: list[RiskCount]  # tags over all merged PRs, every tag that fired
     text: Prose
 
 
 class ThemeChanges(_Model):
-    kind: Literal["label", "tag", "path"]
+    kind: AreaKind
     name: str
     count: int  # merged PRs in the theme
     additions: int

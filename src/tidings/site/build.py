@@ -3,8 +3,9 @@
 Built from report JSON files (site/sources.py), deterministically: the same reports give the
 same bytes, and a file is written only when its bytes differ, so a rebuild with nothing new
 touches nothing and a rebuild with one new report touches only the pages that list it. PDFs,
-the expensive part, are made when their reports are written (site/pdfs.py) and copied from
-there when current; otherwise made here in parallel, keyed in a small manifest. A report gone
+the expensive part, are made when their reports are written (render/pdf.py) and copied from
+there when current; otherwise made here in parallel (render/pdf.py again), keyed in a small
+manifest. Reports are read as their typed models (site/sources.py, report/kinds.py). A report gone
 from the source takes its files with it.
 
 Layout (all links relative, so the site works from any base path or straight from disk):
@@ -22,7 +23,7 @@ import json
 import os
 import stat
 from collections import Counter, defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
@@ -32,18 +33,27 @@ from typing import Any
 
 from markupsafe import Markup
 
-from tidings.config import GiscusConfig, SiteConfig
+from tidings.config import GiscusConfig, Lang, SiteConfig
 from tidings.errors import TidingsError
 from tidings.outputs import atomic_file, file_mode, write_error
-from tidings.render.html import Giscus, PageChrome, Words, render_generic_html, render_template
-from tidings.report.text import t
+from tidings.progress import Progress
+from tidings.render.html import (
+    Giscus,
+    PageChrome,
+    Words,
+    render_html,
+    render_template,
+    report_title,
+)
+from tidings.render.markdown import render_markdown
+from tidings.render.pdf import current_pdf, pdf_key, print_html, render_pdfs
+from tidings.report.model import DailyReport
+from tidings.report.weekly_model import WeeklyReport
 from tidings.site import charts, publish
 from tidings.site.feed import FeedEntry, atom_feed, entry_id
-from tidings.site.pdfs import current_pdf, pdf_key, print_html, render_pdfs
-from tidings.site.sources import ReportFile, find_reports, kind_spec
+from tidings.site.sources import ReportFile, find_reports
 
 MANIFEST = ".tidings-site.json"
-Progress = Callable[[str, int, int | None], None]
 
 
 @dataclass
@@ -155,8 +165,8 @@ def _code_digest() -> str:
 
     root = Path(tidings.__file__).parent
     digest = hashlib.sha256(tidings.__version__.encode())
-    files = sorted((root / "render").rglob("*")) + sorted((root / "report").glob("*text.py"))
-    files += [root / "site" / "build.py", root / "site" / "charts.py", root / "site" / "pdfs.py"]
+    files = sorted((root / "render").rglob("*")) + sorted((root / "words").glob("*.py"))
+    files += [root / "site" / "build.py", root / "site" / "charts.py"]
     for file in files:
         if file.is_file() and file.suffix in {".py", ".j2"}:
             digest.update(file.name.encode() + b"\0" + file.read_bytes())
@@ -179,71 +189,22 @@ def _discussion_href(cfg: SiteConfig) -> str | None:
     return None
 
 
-def report_title(r: ReportFile) -> str:
-    if r.kind == "daily":
-        return t(r.lang, "title", project=r.project, date=r.period)  # type: ignore[arg-type]
-    if r.kind == "weekly" and r.report is not None:
-        from tidings.render.html import weekly_title
-
-        return weekly_title(r.report)
-    title = r.data.get("title")
-    if isinstance(title, str) and title:
-        return title
-    return f"{r.project} {r.kind} {r.period}"
-
-
 def _summary(r: ReportFile) -> str:
-    summary = r.data.get("summary")
-    if isinstance(summary, dict):
-        text = summary.get("text")
-        if isinstance(text, dict):
-            text = text.get("text")
-        return str(text or "")
-    if isinstance(summary, str):
-        return summary
-    return ""
+    """The report's opening paragraph: the feed entry's summary."""
+    report = r.report
+    if isinstance(report, DailyReport):
+        return report.summary.text.text
+    return report.summary.text
 
 
 def _updated(r: ReportFile) -> datetime:
-    window = r.data.get("window")
-    if isinstance(window, dict) and isinstance(window.get("end"), str):
-        return datetime.fromisoformat(window["end"].replace("Z", "+00:00"))
-    prov = r.data.get("provenance") or {}
-    if isinstance(prov.get("generated_at"), str):
-        return datetime.fromisoformat(prov["generated_at"].replace("Z", "+00:00"))
-    return datetime(2000, 1, 1, tzinfo=UTC)
+    """When a report's window ended: its feed entry's time."""
+    return r.report.window.end
 
 
-def risk_counts(data: dict[str, Any]) -> dict[str, int]:
-    """Risk-tag counts of a weekly report, whatever the exact field shape: a mapping of tag to
-    count, or a list of {tag|name, count}, under a top-level key with "risk" in its name (or
-    one level down). Empty when the report carries none."""
-
-    def as_counts(value: Any) -> dict[str, int] | None:
-        if isinstance(value, dict) and value and all(isinstance(v, int) for v in value.values()):
-            return {str(k): int(v) for k, v in value.items()}
-        if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
-            out: dict[str, int] = {}
-            for row in value:
-                name = row.get("tag") or row.get("name")
-                count = row.get("count")
-                if not isinstance(name, str) or not isinstance(count, int):
-                    return None
-                out[name] = out.get(name, 0) + count
-            return out
-        return None
-
-    def search(node: dict[str, Any], depth: int) -> dict[str, int]:
-        for key, value in node.items():
-            if "risk" in key and "tag" in key and (found := as_counts(value)):
-                return found
-        if depth:
-            for value in node.values():
-                if isinstance(value, dict) and (found := search(value, depth - 1)):
-                    return found
-        return {}
-
-    return search(data, 1)
+def risk_counts(report: WeeklyReport) -> dict[str, int]:
+    """How often each risk tag fired in a weekly report's merged PRs, most common first."""
+    return {row.name: row.count for row in report.executive_summary.by_risk_tag}
 
 
 def _group(reports: Sequence[ReportFile]) -> dict[str, list[ReportFile]]:
@@ -293,7 +254,7 @@ class SiteBuilder:
         owner, name = r.owner_name
         return f"{owner}/{name}/{r.kind}/{r.period}.{r.lang}"
 
-    def build_report(self, r: ReportFile, siblings: set[tuple[str, str, str]]) -> None:
+    def build_report(self, r: ReportFile, siblings: set[tuple[str, str, Lang]]) -> None:
         stem = self.report_paths(r)
         leaf = stem.rsplit("/", 1)[1]
         other = "en" if r.lang == "zh" else "zh"
@@ -317,19 +278,12 @@ class SiteBuilder:
                 self.new_manifest[stem + ".pdf"] = self.manifest.get(stem + ".pdf", "")
             self.result.unchanged += len(outputs) + (1 if self.output.exists(stem + ".md") else 0)
             return
-        spec = kind_spec(r.kind)
-        markdown: str | None = None
-        if spec.markdown is not None and r.report is not None:
-            markdown = spec.markdown(r.report)
-        elif r.markdown_path is not None:
-            markdown = r.markdown_path.read_text("utf-8")
-        downloads = []
-        if markdown is not None:
-            downloads.append(("Markdown", f"{leaf}.md"))
+        markdown = render_markdown(r.report)
+        downloads = [("Markdown", f"{leaf}.md")]
         if self.pdf:
             downloads.append(("PDF", f"{leaf}.pdf"))
         downloads.append(("JSON", f"{leaf}.json"))
-        words = Words(r.lang)  # type: ignore[arg-type]
+        words = Words(r.lang)
         chrome = PageChrome(
             site_title=self.cfg.title,
             home_href="../../../index.html",
@@ -344,22 +298,17 @@ class SiteBuilder:
             discussion_href=_discussion_href(self.cfg),
             giscus=_giscus(self.cfg),
         )
-        title = report_title(r)
-        if spec.html is not None and r.report is not None:
-            page = spec.html(r.report, chrome, canonical=self.base(stem + ".html"))
-        else:
-            page = render_generic_html(r.data, title, r.lang, chrome)  # type: ignore[arg-type]
+        page = render_html(r.report, chrome, canonical=self.base(stem + ".html"))
         self.output.put(stem + ".html", page)
         self.output.put(stem + ".json", r.raw)
-        if markdown is not None:
-            self.output.put(stem + ".md", markdown)
+        self.output.put(stem + ".md", markdown)
         if self.pdf:
             self.queue_pdf(stem + ".pdf", r)
 
     def queue_pdf(self, rel: str, r: ReportFile) -> None:
         """The report's PDF: already in the site, or made beside the report when it was
         written (copied), or, when neither is current, rendered here."""
-        html = print_html(r)
+        html = print_html(r.report)
         key = pdf_key(html)
         self.new_manifest[rel] = key
         if self.manifest.get(rel) == key and self.output.exists(rel):
@@ -397,17 +346,22 @@ class SiteBuilder:
         ):
             group.sort(key=lambda r: (r.lang != lang, r.lang))
             main = group[0]
-            stats = main.data.get("stats") if kind == "daily" else None
+            report = main.report
+            stats = report.stats.model_dump() if isinstance(report, DailyReport) else None
             rows[kind].append(
                 {
                     "period": period,
-                    "title": report_title(main),
+                    "title": report_title(report),
                     "href": f"{kind}/{period}.{main.lang}.html",
                     "langs": [
-                        (t(r.lang, "site_lang_name"), f"{kind}/{period}.{r.lang}.html", r.lang)  # type: ignore[arg-type]
+                        (
+                            Words(r.lang).tr("site_lang_name"),
+                            f"{kind}/{period}.{r.lang}.html",
+                            r.lang,
+                        )
                         for r in group
                     ],
-                    "stats": stats if isinstance(stats, dict) else None,
+                    "stats": stats,
                 }
             )
         activity, labels = self.daily_charts(reports)
@@ -462,23 +416,23 @@ class SiteBuilder:
         points: list[charts.DayCounts] = []
         label_counts: Counter[str] = Counter()
         for day in days:
-            r = per_day.get(day.isoformat())
-            stats = r.data.get("stats") if r else None
-            if not isinstance(stats, dict):
+            found = per_day.get(day.isoformat())
+            report = found.report if found else None
+            if not isinstance(report, DailyReport):
                 points.append(charts.DayCounts(day.isoformat(), None, None, None))
                 continue
+            stats = report.stats
             points.append(
                 charts.DayCounts(
                     day.isoformat(),
-                    stats.get("new_issues", 0) + stats.get("new_prs", 0),
-                    stats.get("merged_prs", 0),
-                    stats.get("closed_issues", 0) + stats.get("closed_unmerged_prs", 0),
+                    stats.new_issues + stats.new_prs,
+                    stats.merged_prs,
+                    stats.closed_issues + stats.closed_unmerged_prs,
                 )
             )
-            merged = (r.data.get("appendix") or {}).get("merged_prs") or []  # type: ignore[union-attr]
-            for ref in merged:
-                for label in ref.get("labels") or []:
-                    label_counts[str(label)] += 1
+            for ref in report.appendix.merged_prs:
+                for label in ref.labels:
+                    label_counts[label] += 1
         words = self.words
         activity = charts.activity_chart(
             points,
@@ -493,11 +447,13 @@ class SiteBuilder:
         return activity, charts.bar_chart(top, words.tr("site_chart_labels"))
 
     def risk_chart(self, reports: list[ReportFile]) -> Markup:
-        per_week: dict[str, ReportFile] = {}
+        per_week: dict[str, WeeklyReport] = {}
         for r in reports:
-            if r.kind == "weekly" and (r.period not in per_week or r.lang == self.cfg.language):
-                per_week[r.period] = r
-        rows = [(week, risk_counts(per_week[week].data)) for week in sorted(per_week)[-12:]]
+            if isinstance(r.report, WeeklyReport) and (
+                r.period not in per_week or r.lang == self.cfg.language
+            ):
+                per_week[r.period] = r.report
+        rows = [(week, risk_counts(per_week[week])) for week in sorted(per_week)[-12:]]
         return charts.stacked_chart(rows, self.words.tr("site_chart_risks"))
 
     def build_feed(
@@ -508,7 +464,7 @@ class SiteBuilder:
         entries = [
             FeedEntry(
                 id=entry_id(repo, r.kind, r.period, r.lang),
-                title=report_title(r),
+                title=report_title(r.report),
                 href=self.base(self.report_paths(r) + ".html")
                 or f"{r.kind}/{r.period}.{r.lang}.html",
                 updated=_updated(r),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import email.utils
 import functools
+import io
 import os
 import stat
 import urllib.parse
@@ -49,7 +50,7 @@ class _Handler(SimpleHTTPRequestHandler):
             return None
         return real if real.is_file() else None  # never open a fifo: it would block
 
-    def send_head(self) -> BinaryIO | None:  # type: ignore[override]
+    def send_head(self) -> BinaryIO | None:
         # The base class drops "..", empty and drive parts and joins the rest to the folder.
         requested = Path(self.translate_path(self.path))
         url = urllib.parse.urlsplit(self.path)
@@ -80,7 +81,7 @@ class _Handler(SimpleHTTPRequestHandler):
         self.end_headers()
         return handle
 
-    def list_directory(self, path: str | os.PathLike[str]) -> BinaryIO | None:
+    def list_directory(self, path: str | os.PathLike[str]) -> io.BytesIO | None:
         self.send_error(HTTPStatus.NOT_FOUND, "File not found")
         return None
 

@@ -1,4 +1,4 @@
-"""Finding report JSON files and reading them into typed reports, dispatching on `kind`.
+"""Finding report JSON files and reading them into typed reports (report/kinds.py).
 
 A report is found by its content, not its path: any `*.json` under the folder whose object has
 `kind`, `repo` and `lang` is one. `tidings demo` (DIR/daily/...) and `tidings run`
@@ -8,68 +8,38 @@ A report is found by its content, not its path: any `*.json` under the folder wh
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
-from pydantic import BaseModel, ValidationError
-
-from tidings.config import REPO_NAME
+from tidings.config import Lang
 from tidings.errors import TidingsError
-
-KINDS = ("daily", "weekly")
-
-
-@dataclass(frozen=True)
-class KindSpec:
-    """How a kind of report is read and rendered. `model` None: shown by the generic page."""
-
-    kind: str
-    model: type[BaseModel] | None
-    markdown: Callable[[Any], str] | None
-    html: Callable[..., str] | None
-
-
-def kind_spec(kind: str) -> KindSpec:
-    """The reader and renderers of a kind; weekly ones are picked up once report/weekly.py and
-    its renderers exist, and until then weekly reports use the generic page."""
-    if kind == "daily":
-        from tidings.render.html import render_daily_html
-        from tidings.render.markdown import render_daily_markdown
-        from tidings.report.model import DailyReport
-
-        return KindSpec("daily", DailyReport, render_daily_markdown, render_daily_html)
-    model = _optional("tidings.report.weekly", "WeeklyReport")
-    markdown = _optional("tidings.render.markdown", f"render_{kind}_markdown")
-    html = _optional("tidings.render.html", f"render_{kind}_html")
-    # A model without its HTML renderer would lose nothing by the generic page, so keep the
-    # three together: typed only when all exist.
-    if model is None or html is None:
-        return KindSpec(kind, None, markdown, None)
-    return KindSpec(kind, model, markdown, html)
-
-
-def _optional(module: str, name: str) -> Any:
-    try:
-        mod = __import__(module, fromlist=[name])
-    except ImportError:
-        return None
-    return getattr(mod, name, None)
+from tidings.render.html import safe_url
+from tidings.report.kinds import Report, report_kind, validate_report
+from tidings.report.model import DailyReport
 
 
 @dataclass
 class ReportFile:
+    """A report found in the reports folder: its typed model, and the file it came from."""
+
     path: Path
     raw: bytes  # the JSON as written: the site's JSON download is these bytes
-    data: dict[str, Any]
-    kind: str
-    repo: str
-    lang: str
-    period: str  # YYYY-MM-DD for daily, YYYY-Www for weekly
-    report: Any  # the typed model, or None for the generic page
+    report: Report
+    period: str  # YYYY-MM-DD for daily, YYYY-Www for weekly: the page's file name
     markdown_path: Path | None  # a Markdown file written beside the JSON, if any
+
+    @property
+    def kind(self) -> str:
+        return self.report.kind
+
+    @property
+    def repo(self) -> str:
+        return self.report.repo
+
+    @property
+    def lang(self) -> Lang:
+        return self.report.lang
 
     @property
     def owner_name(self) -> tuple[str, str]:
@@ -78,24 +48,23 @@ class ReportFile:
 
     @property
     def project(self) -> str:
-        return str(self.data.get("project") or self.repo.split("/", 1)[1])
+        return self.report.project or self.repo.split("/", 1)[1]
 
     @property
     def repo_url(self) -> str:
         """The repository's web URL for the site's links: the report's own when it is a plain
         http(s) URL (GitHub Enterprise included), else github.com's — never a javascript: one."""
-        from tidings.render.html import safe_url
+        return safe_url(self.report.repo_url) or f"https://github.com/{self.repo}"
 
-        url = self.data.get("repo_url")
-        return safe_url(url if isinstance(url, str) else None) or f"https://github.com/{self.repo}"
+    @property
+    def generated_at(self) -> datetime:
+        moment = self.report.provenance.generated_at
+        return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-def _period(data: dict[str, Any], path: Path) -> str:
-    for key in ("date", "week", "period"):
-        value = data.get(key)
-        if isinstance(value, str) and value:
-            return value
-    return path.name.split(".", 1)[0]
+def _period(report: Report, path: Path) -> str:
+    period = report.date if isinstance(report, DailyReport) else report.week
+    return period or path.name.split(".", 1)[0]
 
 
 _PERIOD_SAFE = set("0123456789-WQw_")
@@ -107,61 +76,29 @@ def read_report(path: Path) -> ReportFile | None:
 
 
 def parse_report(path: Path, raw: bytes) -> ReportFile | None:
-    """The report in `raw` (JSON read from, or about to be written to, `path`)."""
+    """The report in `raw` (JSON read from, or about to be written to, `path`), or None when
+    it is JSON but not a tidings report."""
     try:
         data = json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError):
         return None
-    if not isinstance(data, dict) or data.get("kind") not in KINDS:
+    if report_kind(data) is None:
         return None
-    repo, lang = data.get("repo"), data.get("lang")
-    if not isinstance(repo, str) or not REPO_NAME.match(repo) or lang not in ("zh", "en"):
-        return None
-    period = _period(data, path)
+    report = validate_report(data, path)
+    period = _period(report, path)
     if not set(period) <= _PERIOD_SAFE:  # it becomes a file name
         raise TidingsError(
             f"{path}: report period {period!r} is not a date or an ISO week",
             "regenerate the report with `tidings report`",
         )
-    spec = kind_spec(data["kind"])
-    report = None
-    if spec.model is not None:
-        try:
-            report = spec.model.model_validate(data)
-        except ValidationError as exc:
-            raise TidingsError(
-                f"{path}: not a valid {data['kind']} report ({exc.errors()[0]['msg']})",
-                "regenerate it with this version of tidings",
-            ) from exc
     sibling = path.with_suffix(".md")
     return ReportFile(
         path=path,
         raw=raw,
-        data=data,
-        kind=data["kind"],
-        repo=repo,
-        lang=lang,
-        period=period,
         report=report,
+        period=period,
         markdown_path=sibling if sibling.is_file() else None,
     )
-
-
-def generated_at(data: dict[str, Any]) -> datetime | None:
-    """When a report was generated (`provenance.generated_at`, or the weekly's top-level
-    `generated_at`), None when it does not say."""
-    prov = data.get("provenance")
-    for value in (
-        prov.get("generated_at") if isinstance(prov, dict) else None,
-        data.get("generated_at"),
-    ):
-        if isinstance(value, str):
-            try:
-                moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
-            except ValueError:
-                continue
-            return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-    return None
 
 
 def find_reports(
@@ -198,7 +135,7 @@ def find_reports(
     for group in copies.values():
         # The newest wins; equal or unknown times fall back to the path, so the choice is
         # the same on every build.
-        group.sort(key=lambda r: (generated_at(r.data) or _NEVER, str(r.path)))
+        group.sort(key=lambda r: (r.generated_at, str(r.path)))
         chosen = group[-1]
         found.append(chosen)
         for other in group[:-1]:
@@ -211,9 +148,5 @@ def find_reports(
     return sorted(found, key=lambda r: (r.repo.lower(), r.kind, r.period, r.lang))
 
 
-_NEVER = datetime.min.replace(tzinfo=UTC)
-
-
 def _when(r: ReportFile) -> str:
-    moment = generated_at(r.data)
-    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC") if moment else "at an unknown time"
+    return r.generated_at.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")

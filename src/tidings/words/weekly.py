@@ -1,15 +1,17 @@
 # ruff: noqa: E501  (a catalogue of sentences reads better unwrapped)
 """The weekly report's headings and the deterministic writer's sentences, in Chinese and English.
 
-Kept apart from report/text.py (the daily catalogue) so each report's words live together.
-Sentence templates state only what the facts show; renderers fill them with escaped values.
+Kept apart from words/daily.py so each report's words live together. Sentence templates state
+only what the facts show; renderers fill them with escaped values. Every risk tag of
+facts/risk.py has a name and a follow-up sentence (`fu_<tag>`) in each language.
 """
 
 from __future__ import annotations
 
-from tidings.report.text import Lang
+from tidings.config import Lang
+from tidings.facts.risk import RiskTagName
 
-RISK_TAG_NAMES: dict[str, dict[str, str]] = {
+RISK_TAG_NAMES: dict[Lang, dict[RiskTagName, str]] = {
     "zh": {
         "missing_tests": "缺少测试",
         "tests_removed": "测试被删减",
@@ -36,7 +38,7 @@ RISK_TAG_NAMES: dict[str, dict[str, str]] = {
     },
 }
 
-TEXT: dict[str, dict[str, str]] = {
+TEXT: dict[Lang, dict[str, str]] = {
     "zh": {
         "title": "{project} 周报 {year} 第 {week} 周（{first} 至 {last}）",
         "meta": "仓库：{repo} · 周期：{first} 至 {last} · 来源 PR：{merged} · 重点 PR：{key_prs} · 自动生成 · 生成于 {generated}",
@@ -256,5 +258,5 @@ def wt(lang: Lang, key: str, **values: object) -> str:
     return TEXT[lang][key].format(**values)
 
 
-def tag_name(lang: Lang, tag: str) -> str:
+def tag_name(lang: Lang, tag: RiskTagName) -> str:
     return RISK_TAG_NAMES[lang][tag]

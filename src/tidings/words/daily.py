@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (a catalogue of sentences reads better unwrapped)
-"""The words of the deterministic writer and the report's headings, in Chinese and English.
+"""The daily report's headings and the deterministic writer's sentences, in Chinese and English.
 
 Every sentence template here states only what the data shows. Placeholders are filled with
 numbers and with text already made inert by render/escape.py.
@@ -7,11 +7,9 @@ numbers and with text already made inert by render/escape.py.
 
 from __future__ import annotations
 
-from typing import Literal
+from tidings.config import Lang
 
-Lang = Literal["zh", "en"]
-
-TEXT: dict[str, dict[str, str]] = {
+TEXT: dict[Lang, dict[str, str]] = {
     "zh": {
         "title": "{project} 开发动态报告 - {date}",
         "window": "时间窗口",
@@ -300,67 +298,3 @@ TEXT: dict[str, dict[str, str]] = {
 
 def t(lang: Lang, key: str, **values: object) -> str:
     return TEXT[lang][key].format(**values)
-
-
-# Site chrome (HTML pages, PDF headers, feeds): kept in one block so the report's own sentences
-# above stay easy to review.
-TEXT["zh"].update(
-    {
-        "site_home": "首页",
-        "site_projects": "项目",
-        "site_no_projects": "还没有报告：先运行 `tidings run` 或 `tidings demo`。",
-        "site_back": "« 返回 {project} 报告列表",
-        "site_view_github": "在 GitHub 上查看",
-        "site_downloads": "下载",
-        "site_discuss": "参与讨论",
-        "site_toc": "目录",
-        "site_daily": "日报",
-        "site_weekly": "周报",
-        "site_reports": "{project} 报告",
-        "site_report_count": "报告 {n} 份，最新 {latest}",
-        "site_feed": "Atom 订阅",
-        "site_other_lang": "English",
-        "site_lang_name": "中文",
-        "site_chart_activity": "近 30 天每日动态",
-        "site_chart_labels": "近 30 天合并 PR 的标签分布",
-        "site_chart_risks": "每周风险标签",
-        "site_chart_empty": "暂无数据。",
-        "site_chart_risks_empty": "暂无带风险标签的周报。",
-        "site_series_new": "新增（Issue + PR）",
-        "site_series_merged": "合并 PR",
-        "site_series_closed": "关闭（Issue + 未合并 PR）",
-        "site_no_reports": "暂无报告。",
-        "site_generated_by": "由 tidings 生成",
-        "site_page": "第 {page} 页",
-    }
-)
-TEXT["en"].update(
-    {
-        "site_home": "Home",
-        "site_projects": "Projects",
-        "site_no_projects": "No reports yet: run `tidings run` or `tidings demo` first.",
-        "site_back": "« Back to {project} Reports",
-        "site_view_github": "View on GitHub",
-        "site_downloads": "Downloads",
-        "site_discuss": "Discuss this report",
-        "site_toc": "Contents",
-        "site_daily": "Daily reports",
-        "site_weekly": "Weekly reports",
-        "site_reports": "{project} Reports",
-        "site_report_count": "reports: {n}, latest {latest}",
-        "site_feed": "Atom feed",
-        "site_other_lang": "中文",
-        "site_lang_name": "English",
-        "site_chart_activity": "Daily activity, last 30 days",
-        "site_chart_labels": "Merged PRs per label, last 30 days",
-        "site_chart_risks": "Risk tags per week",
-        "site_chart_empty": "No data yet.",
-        "site_chart_risks_empty": "No weekly report with risk tags yet.",
-        "site_series_new": "new (issues + PRs)",
-        "site_series_merged": "merged PRs",
-        "site_series_closed": "closed (issues + unmerged PRs)",
-        "site_no_reports": "No reports yet.",
-        "site_generated_by": "Made with tidings",
-        "site_page": "page {page}",
-    }
-)

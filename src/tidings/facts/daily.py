@@ -1,0 +1,144 @@
+"""The facts of one daily window, computed once and read by both the model and the report.
+
+`load_day` reads the window's rows and derives every ranking the daily report shows: hot
+discussions, key changes, topic matches, clusters, activity and the watch list. The analysis
+layer builds its cards and section payloads from this bundle and the report writer lays out
+the same objects, so what the model was shown and what the report prints cannot drift.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy.engine import Connection
+
+from tidings.config import RepoConfig, TopicConfig
+from tidings.facts.activity import ActivityFacts, activity_facts
+from tidings.facts.activity_data import WindowData, load_window
+from tidings.facts.actors import is_bot
+from tidings.facts.discussions import Discussion, hot_discussions
+from tidings.facts.importance import Scored, score_merged
+from tidings.facts.roles import Roles, load_roles
+from tidings.facts.stats import Counts, ItemLists, data_as_of, item_lists
+from tidings.facts.topics import TopicMatch, topic_matches
+from tidings.facts.trends import ClusterFact, clusters
+from tidings.facts.watchlist import Watch, watchlist
+from tidings.facts.windows import Window, previous
+
+# The headline counts, in the order reports list them (fields of facts.stats.Counts).
+METRICS = ("new_issues", "closed_issues", "new_prs", "merged_prs", "closed_unmerged_prs")
+HISTORY = 7  # previous windows a day is compared with
+
+
+@dataclass(frozen=True)
+class TopicFacts:
+    """A configured topic track and the window's items that match it, newest first."""
+
+    topic: TopicConfig
+    matches: list[TopicMatch]
+
+    @property
+    def title(self) -> str:
+        return self.topic.title
+
+
+@dataclass(frozen=True)
+class DayFacts:
+    """Everything a daily report states about one window, computed once."""
+
+    repo: RepoConfig
+    window: Window
+    data: WindowData
+    lists: ItemLists  # the numbers behind each headline count (the appendix)
+    history: list[Counts]  # the counts of the previous windows, newest first (may be empty)
+    hot: list[Discussion]
+    scored: list[Scored]  # every merged PR of the window, most important first
+    topics: list[TopicFacts]
+    clusters: list[ClusterFact]
+    activity: ActivityFacts
+    participants: int  # people (not bots) who commented, reviewed or opened an item
+    watch: list[Watch]
+    data_as_of: datetime | None
+
+    @property
+    def stats(self) -> dict[str, int]:
+        counts = self.lists.counts()
+        return {k: getattr(counts, k) for k in METRICS}
+
+    @property
+    def baseline(self) -> dict[str, float]:
+        """The mean of each count over `history`; empty without history."""
+        if not self.history:
+            return {}
+        n = len(self.history)
+        return {k: sum(getattr(h, k) for h in self.history) / n for k in METRICS}
+
+    @property
+    def key_changes(self) -> list[Scored]:
+        """The merged PRs a report lists as key changes: the top of `scored`."""
+        return self.scored[: self.repo.importance.top]
+
+    @property
+    def quiet(self) -> bool:
+        """Nothing opened, closed or merged, and no conversation worth a section either."""
+        return sum(self.stats.values()) == 0 and not self.hot
+
+
+def load_day(
+    conn: Connection,
+    repo_id: int,
+    repo: RepoConfig,
+    window: Window,
+    *,
+    history: int = HISTORY,
+    roles: Roles | None = None,
+) -> DayFacts:
+    """The window's facts; `history` previous windows give the baseline (0: none, as the
+    weekly report's days need none). `roles` saves reloading them for several windows."""
+    roles = roles if roles is not None else load_roles(conn, repo_id, repo)
+    lists = item_lists(conn, repo_id, window)
+    past = [item_lists(conn, repo_id, previous(window, k)).counts() for k in range(1, history + 1)]
+    data = load_window(conn, repo_id, repo.name, window.start, window.end, roles=roles)
+    return day_facts(repo, window, data, lists, past, data_as_of(conn, repo_id))
+
+
+def day_facts(
+    repo: RepoConfig,
+    window: Window,
+    data: WindowData,
+    lists: ItemLists,
+    history: list[Counts],
+    as_of: datetime | None,
+) -> DayFacts:
+    """Derive a window's rankings from its rows: a pure function, each ranking made once."""
+    return DayFacts(
+        repo=repo,
+        window=window,
+        data=data,
+        lists=lists,
+        history=history,
+        hot=hot_discussions(data, repo.bots),
+        scored=score_merged(data, repo),
+        topics=[TopicFacts(topic, topic_matches(data, topic)) for topic in repo.topics],
+        clusters=clusters(data),
+        activity=activity_facts(data, repo.bots),
+        participants=_participants(data, repo.bots),
+        watch=watchlist(data, repo.bots),
+        data_as_of=as_of,
+    )
+
+
+def _participants(data: WindowData, bots: list[str]) -> int:
+    """People who commented or reviewed in the window, or opened one of its items."""
+    people = {
+        c.author for c in data.activity if c.author and not is_bot(c.author, c.author_type, bots)
+    }
+    people |= {
+        i.author
+        for n in data.active
+        if (i := data.items[n]).author
+        and data.in_window(i.created_at)
+        and not is_bot(i.author, i.author_type, bots)
+    }
+    return len(people)

@@ -1,0 +1,86 @@
+"""What the daily and weekly Markdown renderers share: links, the template environment, tidying.
+
+Every link is built here from a repository URL, an item number or a login that matches GitHub's
+login syntax; nothing from the data becomes a link target or Markdown structure.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from jinja2 import Environment, PackageLoader, StrictUndefined
+
+from tidings.config import Lang
+from tidings.names import profile_path
+from tidings.render.escape import md_code, md_fixed, md_inline
+from tidings.report import model as m
+from tidings.words.daily import TEXT
+
+_GHOST_PROFILE = "https://github.com/ghost"
+
+
+# A link target Markdown cannot misread: http(s), and none of the characters that end a link
+# destination or start another construct. A report read back from JSON may carry anything.
+_LINK_URL = re.compile(r"https?://[^\s()<>\[\]`\\\"']+")
+
+
+def number_link(number: int, url: str) -> str:
+    """`[#N](url)`, or an inert `#N` when the URL is not one a link can safely hold."""
+    if not _LINK_URL.fullmatch(url):
+        return md_inline(f"#{number}")
+    return f"[#{number}]({url})"
+
+
+def item_link(ref: m.ItemRef) -> str:
+    return number_link(ref.number, ref.url)
+
+
+def login_link(login: str | None, lang: Lang = "en", web_url: str = "https://github.com") -> str:
+    """A profile link. `@` only inside link text, where GitHub does not make a mention.
+
+    Only a string GitHub could have issued as a login becomes a link; anything else (a hostile
+    snapshot's `<script>` or `x)[y](http://...)`) is shown as the inert text it is."""
+    if login is None:
+        return md_inline(TEXT[lang]["ghost"])
+    path = profile_path(login)
+    if path is None:
+        return md_inline(f"@{login}")
+    return f"[@{md_inline(login)}]({web_url}/{path})"
+
+
+def author_text(ref: m.ItemRef, lang: Lang = "en") -> str:
+    """Who wrote an item: a git author's name as plain text (anyone can set it to anything,
+    so it is never a link or a mention), else the login's profile link."""
+    if ref.author_name is not None:
+        return md_inline(ref.author_name)
+    return login_link(ref.author, lang)
+
+
+@lru_cache(maxsize=1)
+def markdown_env() -> Environment:
+    env = Environment(
+        loader=PackageLoader("tidings.render", "templates"),
+        autoescape=False,  # Markdown: escaping is done by the filters below, explicitly
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["md"] = md_inline
+    env.filters["code"] = md_code
+    env.filters["fixed"] = md_fixed
+    env.filters["link"] = item_link
+    env.filters["apply"] = lambda value, fn: fn(value)
+    return env
+
+
+def tidy(text: str) -> str:
+    """A rendered template without trailing spaces and with the blank lines its logic leaves
+    behind collapsed: Markdown needs at most one."""
+    lines: list[str] = []
+    for line in text.splitlines():
+        if line.strip() == "" and lines and lines[-1].strip() == "":
+            continue
+        lines.append(line.rstrip())
+    return "\n".join(lines).strip() + "\n"
