@@ -98,7 +98,7 @@ def test_every_exported_name_resolves_and_no_subpackage_shadows_one() -> None:
 
 
 def test_help_shows_the_api() -> None:
-    text = pydoc.render_doc(tidings, renderer=pydoc.plaintext)
+    text = pydoc.plain(pydoc.render_doc(tidings))
     for name in FUNCTIONS:
         if name != "__version__":
             assert re.search(rf"\b{name}\(", text), f"help(tidings) does not show {name}()"

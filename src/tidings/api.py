@@ -138,7 +138,7 @@ def _lang(lang: str | None, settings: RepoConfig) -> Lang:
     chosen = lang or settings.language
     if chosen not in LANGS:
         raise InvocationError(f"language must be zh or en, got {chosen!r}", "e.g. en")
-    return chosen  # type: ignore[return-value]  # checked just above
+    return chosen
 
 
 # -- sources -------------------------------------------------------------------------------------
@@ -384,15 +384,15 @@ def stats(
         weekly_window,
     )
 
-    if (day is None) == (week is None):
-        raise WindowError("give exactly one of day and week", "e.g. day='2026-02-24'")
     settings = _settings(repo, config)
-    if day is not None:
+    if day is not None and week is None:
         when = parse_date(day) if isinstance(day, str) else day
         window = daily_window(when, settings.tz, settings.cutoff_time)
-    else:
-        year, number = parse_week(week) if isinstance(week, str) else week  # type: ignore[misc]
+    elif week is not None and day is None:
+        year, number = parse_week(week) if isinstance(week, str) else week
         window = weekly_window(year, number, settings.tz, settings.cutoff_time)
+    else:
+        raise WindowError("give exactly one of day and week", "e.g. day='2026-02-24'")
     with _using(store) as opened:
         _require_covered(opened, settings.name, window, allow_partial, None)
         with opened.engine.connect() as conn:

@@ -38,13 +38,13 @@ def check_format(fmt: str) -> Format:
         raise InvocationError(
             f"a report's format is one of {', '.join(FORMATS)}, not {fmt!r}", "e.g. md"
         )
-    return fmt  # type: ignore[return-value]  # checked just above
+    return fmt
 
 
 def report_name(report: Report) -> str:
     """Where a report lives inside a reports folder, without extension: `daily/DATE.LANG` or
     `weekly/YYYY-Www.LANG`."""
-    period = report.date if report.kind == "daily" else report.week  # type: ignore[union-attr]
+    period = report.date if report.kind == "daily" else report.week
     return f"{report.kind}/{period}.{report.lang}"
 
 
@@ -86,7 +86,7 @@ def format_of(path: Path) -> Format:
             f"cannot tell the format of {path.name!r} from its extension",
             "name it .md, .json or .pdf, or say the format",
         )
-    return suffix  # type: ignore[return-value]  # checked just above
+    return suffix
 
 
 def write_report(report: Report, path: Path, fmt: Format | None = None) -> Path:

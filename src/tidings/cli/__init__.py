@@ -37,7 +37,7 @@ from tidings.errors import TidingsError, TidingsWarning
 try:  # Typer 0.2x vendors Click privately; older Typer uses the click package.
     from typer._click.exceptions import ClickException, UsageError
 except ImportError:  # pragma: no cover
-    from click.exceptions import ClickException, UsageError  # type: ignore[no-redef]
+    from click.exceptions import ClickException, UsageError  # type: ignore[assignment]
 
 __all__ = ["app", "main"]
 

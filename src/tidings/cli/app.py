@@ -76,14 +76,11 @@ def root(
     ctx.obj = State(db=db, config_path=config)
 
 
-def choice(name: str, value: str, allowed: tuple[str, ...]) -> str:
-    """`value` when it is one of `allowed`, else a usage error naming the option."""
-    if value not in allowed:
-        raise InvocationError(
-            f"{name} must be one of {', '.join(allowed)}, got {value!r}",
-            f"e.g. {name} {allowed[0]}",
-        )
-    return value
+def bad_choice(name: str, value: str, allowed: tuple[str, ...]) -> InvocationError:
+    """The usage error for an option given a value outside its choices."""
+    return InvocationError(
+        f"{name} must be one of {', '.join(allowed)}, got {value!r}", f"e.g. {name} {allowed[0]}"
+    )
 
 
 def say(line: str) -> None:

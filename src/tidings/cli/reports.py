@@ -17,15 +17,19 @@ from tidings.cli.app import (
     RepoArg,
     State,
     app,
-    choice,
+    bad_choice,
     say,
     state,
 )
 from tidings.errors import InvocationError
+from tidings.report_files import FORMATS
 
 if TYPE_CHECKING:
     from tidings.config import RepoConfig
+    from tidings.report.model import Lang
     from tidings.report_files import Format, Report
+
+LANGS: tuple[Lang, ...] = ("zh", "en")
 
 report_app = typer.Typer(
     help="Daily and weekly reports as Markdown, JSON (the report model) or PDF.",
@@ -36,25 +40,30 @@ app.add_typer(report_app, name="report")
 
 def _setup(
     ctx: typer.Context, repo: str, lang: str | None, fmt: str, out: Path | None
-) -> tuple[State, RepoConfig, str, Format]:
+) -> tuple[State, RepoConfig, Lang, Format]:
     """What both report commands check before building: (state, repo settings, language,
     format); every usage mistake is found here, before the store is touched."""
     run = state(ctx)
     settings = run.config().repo(api.check_repo_name(repo))
-    language = choice("--lang", lang or settings.language, ("zh", "en"))
-    choice("--format", fmt, ("md", "json", "pdf"))
+    language = lang or settings.language
+    if language not in LANGS:
+        raise bad_choice("--lang", language, LANGS)
+    if fmt not in FORMATS:
+        raise bad_choice("--format", fmt, FORMATS)
     if fmt == "pdf" and out is None:
         raise InvocationError("--format pdf writes a file: give --out", "e.g. --out report.pdf")
-    return run, settings, language, fmt  # type: ignore[return-value]  # checked above
+    return run, settings, language, fmt
 
 
 def _write(report: Report, fmt: Format, out: Path | None) -> None:
-    if out is None:
-        console.stdout.write(api.render_report(report, fmt))  # type: ignore[arg-type]  # md or json
-        console.stdout.flush()
+    if out is not None:
+        api.write_report(report, out, fmt)
+        say(f"wrote {out}")
         return
-    api.write_report(report, out, fmt)
-    say(f"wrote {out}")
+    text = api.render_report(report, fmt)
+    assert isinstance(text, str)  # a PDF needs --out (_setup)
+    console.stdout.write(text)
+    console.stdout.flush()
 
 
 @report_app.command("daily")
@@ -77,7 +86,7 @@ def report_daily(
         run.db,
         settings,
         day,
-        language,  # type: ignore[arg-type]  # checked by _setup
+        language,
         config=run.config(),
         llm=llm,
         allow_partial=allow_partial,
@@ -106,7 +115,7 @@ def report_weekly(
         run.db,
         settings,
         year_week,
-        language,  # type: ignore[arg-type]  # checked by _setup
+        language,
         config=run.config(),
         llm=llm,
         allow_partial=allow_partial,
