@@ -174,18 +174,12 @@ def sync(
         since_at = local.astimezone(UTC)
     try:
         # The GitHub source is the heaviest module: imported only when a sync needs it.
-        from tidings.sources.github.auth import resolve_token
         from tidings.sources.github.sync import sync_repository
     except ImportError as exc:
         raise TidingsError(
             f"the GitHub source is not available ({exc})", "reinstall tidings: pip install -e ."
         ) from exc
-    if token is None:
-        token = resolve_token(cfg.github.token_env)  # before the store: fail fast, touch nothing
-    else:
-        from tidings.errors import register_secret
-
-        register_secret(token)
+    token = _token(token, cfg)  # before the store: fail fast, touch nothing
     with _using(store) as opened:
         return sync_repository(
             opened,
@@ -196,6 +190,19 @@ def sync(
             progress=progress,
             teams=cfg.repo(repo).maintainer_teams,
         )
+
+
+def _token(token: str | None, config: Config) -> str:
+    """The GitHub token given, else the config's token variable, else `gh auth token`;
+    registered for redaction either way."""
+    if token is None:
+        from tidings.sources.github.auth import resolve_token
+
+        return resolve_token(config.github.token_env)
+    from tidings.errors import register_secret
+
+    register_secret(token)
+    return token
 
 
 def sync_git(
@@ -498,10 +505,9 @@ def run(
             "no repositories to run: tidings.toml has no [[repos]]",
             'add one, e.g. [[repos]] name = "OWNER/REPO" (or pass --config FILE)',
         )
-    from tidings.sources.github.auth import resolve_token
     from tidings.sources.github.sync import sync_repository
 
-    token = token or resolve_token(config.github.token_env)
+    token = _token(token, config)
     reports_dir, site_dir = Path(config.site.reports_dir), Path(config.site.out_dir)
     moment = now or datetime.now(UTC)
     with _using(store) as opened:

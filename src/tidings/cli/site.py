@@ -3,17 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
 from tidings import api, console
 from tidings.cli.app import JsonOpt, LLMOpt, PdfOpt, app, say, state, warn
-
-if TYPE_CHECKING:
-    from rich.table import Table
-
-    from tidings.runner import RepoOutcome
 
 site_app = typer.Typer(help="Build the static report site (docs/site.md).", no_args_is_help=True)
 app.add_typer(site_app, name="site")
@@ -90,7 +85,7 @@ def run_cmd(
     if as_json:
         console.emit_json(result.to_dict())
     else:
-        console.out.print(_outcome_table(result.repositories))
+        console.out.print(console.run_table(result.repositories))
         if (usage := result.usage) is not None:  # what this run cost; reports say what it wrote
             say(
                 f"model: {usage.calls} requests, {usage.prompt_tokens} prompt and "
@@ -106,27 +101,3 @@ def run_cmd(
         raise result.site_error
     if not result.ok:
         raise typer.Exit(1)
-
-
-def _outcome_table(outcomes: list[RepoOutcome]) -> Table:
-    """What `tidings run` did, one row per repository."""
-    from rich.table import Table
-    from rich.text import Text
-
-    from tidings.textsafe import clean
-
-    table = Table(title="tidings run")
-    for name in ("repository", "status", "synced", "reports written", "unchanged"):
-        table.add_column(
-            name, justify="right" if name in {"reports written", "unchanged"} else "left"
-        )
-    for o in outcomes:
-        table.add_row(
-            # Text, not markup: an error may quote brackets ("[bot]") that Rich would eat.
-            Text(clean(o.repo)),
-            Text(clean("ok" if o.ok else f"failed: {o.error}")),  # causes quote data
-            Text(clean(o.synced or "-")),
-            str(len(o.written)),
-            str(o.unchanged),
-        )
-    return table
