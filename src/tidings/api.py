@@ -564,6 +564,7 @@ class DemoResult:
     files: list[Path]  # every report file written: Markdown, JSON and PDFs
     site_dir: Path
     site: BuildResult | None = None
+    site_error: TidingsError | None = None  # the site failed after the reports were written
 
     @property
     def sample(self) -> Path:
@@ -581,7 +582,8 @@ def build_demo(
 ) -> DemoResult:
     """Import the bundled sample repository (offline, no token, no model) and write its daily
     and weekly reports, zh and en, as Markdown, JSON and PDF under `out`, then its site in
-    `out`/site. The store defaults to `out`/demo.db."""
+    `out`/site. The store defaults to `out`/demo.db. A site build that fails is `site_error`
+    (the reports stay written)."""
     from datetime import timedelta
 
     from tidings.config import SiteConfig
@@ -618,9 +620,11 @@ def build_demo(
     if pdf:  # each report's PDF beside it, as `run` makes them; the site copies them
         result.files += make_pdfs([p for p in result.files if p.suffix == ".json"], progress)
     if site:
-        result.site = build_site(
-            folder, result.site_dir, SiteConfig(title="tidings demo"), pdf=pdf, progress=progress
-        )
+        chrome = SiteConfig(title="tidings demo")
+        try:
+            result.site = build_site(folder, result.site_dir, chrome, pdf=pdf, progress=progress)
+        except TidingsError as exc:  # the reports are written and stay; the caller says both
+            result.site_error = exc
     return result
 
 

@@ -146,6 +146,8 @@ def demo(
         f"{out / 'daily'}/ and {out / 'weekly'}/\n"
         f"open one: {result.sample} or {out / 'weekly' / (result.weeks[-1] + '.zh.md')}"
     )
+    if result.site_error is not None:
+        raise result.site_error
     if result.site is not None:
         say(
             f"built the site in {result.site_dir}/ ({result.site.reports} report pages, "
