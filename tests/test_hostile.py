@@ -339,9 +339,9 @@ def test_report_json_keeps_the_data_and_escapes_the_controls(
 ) -> None:
     """`report --format json` on stdout: C1 and bidi characters as \\u escapes (JSON escapes
     C0 itself), and the same strings back when parsed: the JSON is lossless."""
-    from tidings.cli import _render
+    from tidings import render_report
 
-    text = _render(hostile.daily["en"], "json")
+    text = render_report(hostile.daily["en"], "json")
     assert not CONTROL.search(text)
     back = json.loads(text)
     titles = {ref["title"] for ref in back["appendix"]["new_issues"]}
@@ -609,17 +609,17 @@ def test_error_line_strips_controls(tmp_path: Path) -> None:
     ],
 )
 def test_repository_names_follow_github(name: str, ok: bool) -> None:
-    from tidings.cli import _repo_name
+    from tidings.api import check_repo_name
     from tidings.config import parse_config
     from tidings.errors import TidingsError
     from tidings.names import is_repo_name
 
     assert is_repo_name(name) is ok
     if ok:
-        assert _repo_name(name) == name
+        assert check_repo_name(name) == name
         return
     with pytest.raises(TidingsError):
-        _repo_name(name)
+        check_repo_name(name)
     with pytest.raises(TidingsError):
         parse_config(f"[[repos]]\nname = {json.dumps(name)}\n")
     with pytest.raises(ValueError):

@@ -1,3 +1,146 @@
-"""tidings: daily and weekly development reports for fast-moving GitHub repositories."""
+"""tidings: daily and weekly development reports for fast-moving GitHub repositories.
+
+The Python API (docs/python-api.md); the `tidings` command is a thin layer over it.
+
+Store and config
+    open_store(url=None) -> Store          the store at a database URL (default: a SQLite file
+                                           in the user data folder); close it when done
+    load_config(path=None) -> Config       tidings.toml (or the defaults)
+
+Sources (into the store)
+    sync(store, repo, ...)                 GitHub: issues, PRs, comments, reviews, files
+    sync_git(store, repo, clone)           merged PRs from a local clone, offline
+    import_snapshot(store, path)           load a snapshot file (all or nothing)
+    export_snapshot(store, repo, path)     write one
+    repositories(store)                    what the store holds
+
+Reports (from the store)
+    build_daily(store, repo, day, lang)    -> DailyReport, one day's report
+    build_weekly(store, repo, week, lang)  -> WeeklyReport, one ISO week's report
+    stats(store, repo, day=|week=)         a window's counts
+    render_report(report, fmt="md")        the report as Markdown or JSON text, or PDF bytes
+    write_report(report, path, fmt=None)   write one rendering to a file, atomically
+    save_report(report, folder)            file its Markdown and JSON as KIND/PERIOD.LANG.*
+
+Site and the everyday job
+    build_site(reports, out, config)       the static site from report JSON files
+    site_server(directory)                 a local preview server for it
+    run(store, config) -> RunResult        sync every configured repository, write the due
+                                           reports, rebuild the site (`tidings run`)
+    build_demo(out) -> DemoResult          the bundled sample's reports and site, offline
+
+Types: Config, RepoConfig, SiteConfig, Store, DailyReport, WeeklyReport, RunResult,
+DemoResult. Errors: TidingsError (its `exit_code` is the CLI's) and its subclasses
+InvocationError, ConfigError, UncoveredWindowError, SnapshotError, SourceError, StoreError;
+TidingsWarning for what stops nothing (issued through `warnings.warn`).
+
+`store` arguments take a Store or a database URL; a URL is opened for the call and closed
+after it. `import tidings` is fast: the heavy modules load when a function needs them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from tidings.api import (
+    DemoResult,
+    RunResult,
+    build_daily,
+    build_demo,
+    build_site,
+    build_weekly,
+    export_snapshot,
+    import_snapshot,
+    load_config,
+    open_store,
+    render_report,
+    repositories,
+    run,
+    save_report,
+    site_server,
+    stats,
+    sync,
+    sync_git,
+    write_report,
+)
+from tidings.errors import (
+    ConfigError,
+    InvocationError,
+    SnapshotError,
+    SourceError,
+    StoreError,
+    TidingsError,
+    TidingsWarning,
+)
+
+if TYPE_CHECKING:
+    from tidings.config import Config, RepoConfig, SiteConfig
+    from tidings.facts.coverage import UncoveredWindowError
+    from tidings.report.model import DailyReport
+    from tidings.report.weekly_model import WeeklyReport
+    from tidings.store import Store
 
 __version__ = "0.1.0"
+
+# Types whose modules are heavy (pydantic, SQLAlchemy): loaded on first use (PEP 562).
+_LAZY = {
+    "Config": "tidings.config",
+    "RepoConfig": "tidings.config",
+    "SiteConfig": "tidings.config",
+    "Store": "tidings.store",
+    "DailyReport": "tidings.report.model",
+    "WeeklyReport": "tidings.report.weekly_model",
+    "UncoveredWindowError": "tidings.facts.coverage",
+}
+
+__all__ = [
+    "Config",
+    "ConfigError",
+    "DailyReport",
+    "DemoResult",
+    "InvocationError",
+    "RepoConfig",
+    "RunResult",
+    "SiteConfig",
+    "SnapshotError",
+    "SourceError",
+    "Store",
+    "StoreError",
+    "TidingsError",
+    "TidingsWarning",
+    "UncoveredWindowError",
+    "WeeklyReport",
+    "__version__",
+    "build_daily",
+    "build_demo",
+    "build_site",
+    "build_weekly",
+    "export_snapshot",
+    "import_snapshot",
+    "load_config",
+    "open_store",
+    "render_report",
+    "repositories",
+    "run",
+    "save_report",
+    "site_server",
+    "stats",
+    "sync",
+    "sync_git",
+    "write_report",
+]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'tidings' has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(module), name)
+    globals()[name] = value  # once loaded, a plain attribute
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))

@@ -13,17 +13,21 @@ import json
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
 from tidings.errors import redact
 from tidings.facts.inventory import RepoSummary
 from tidings.facts.stats import Churn, WindowStats
 from tidings.textsafe import clean, json_safe
+
+if TYPE_CHECKING:
+    from tidings.runner import RepoOutcome
 
 
 class _Redacting:
@@ -212,5 +216,24 @@ def repos_table(rows: list[RepoSummary]) -> Table:
         latest = r.latest_update.strftime("%Y-%m-%d %H:%M") if r.latest_update else "-"
         table.add_row(
             cell(r.full_name), str(r.issues), str(r.prs), str(r.comments), str(r.reviews), latest
+        )
+    return table
+
+
+def run_table(outcomes: list[RepoOutcome]) -> Table:
+    """What `tidings run` did, one row per repository."""
+    table = Table(title="tidings run")
+    for name in ("repository", "status", "synced", "reports written", "unchanged"):
+        table.add_column(
+            name, justify="right" if name in {"reports written", "unchanged"} else "left"
+        )
+    for o in outcomes:
+        table.add_row(
+            # Text, not markup: an error may quote brackets ("[bot]") that Rich would eat.
+            Text(clean(o.repo)),
+            Text(clean("ok" if o.ok else f"failed: {o.error}")),  # causes quote data
+            Text(clean(o.synced or "-")),
+            str(len(o.written)),
+            str(o.unchanged),
         )
     return table

@@ -1,4 +1,5 @@
-"""The one error type the CLI turns into a one-line message and a non-zero exit."""
+"""The error types the CLI turns into a one-line message and a non-zero exit, the warning type
+it prints as one line, and the redaction every line passes through."""
 
 from __future__ import annotations
 
@@ -49,7 +50,14 @@ class SourceError(TidingsError):
 
 
 class StoreError(TidingsError):
-    pass
+    """The store (the database) refused, or holds something this tidings cannot use."""
+
+
+class TidingsWarning(UserWarning):
+    """Something the user should know that does not stop the work: a window the store does not
+    reach to its end (reported with `allow_partial`), a model that failed on some texts, a
+    maintainer team no sync has listed. The API issues it through `warnings.warn`; the CLI
+    prints each as one `warning:` line on stderr."""
 
 
 _SECRETS: set[str] = set()

@@ -1,5 +1,5 @@
-"""`tidings run`: the everyday job — sync every configured repository, write the reports that
-are due, rebuild the site.
+"""The everyday job behind `tidings.run` and `tidings run`: sync every configured repository
+and write the reports that are due (the API then rebuilds the site).
 
 A repository that fails (network, rate limit, a bad setting) is recorded and the others still
 run; the caller turns any failure into a non-zero exit. A report is written when it is new or
@@ -9,18 +9,21 @@ so a re-run on unchanged data writes nothing and the site rebuild then touches n
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tidings.config import Config, RepoConfig
 from tidings.errors import TidingsError
 from tidings.facts.windows import daily_window
-from tidings.outputs import write_atomic
 from tidings.store import Store
+
+if TYPE_CHECKING:
+    from tidings.analysis.analyst import Analyst
+    from tidings.report.model import Lang
+    from tidings.report_files import Report
 
 Progress = Callable[[str, int, int | None], None]
 Syncer = Callable[[Store, RepoConfig], Any]
@@ -47,54 +50,34 @@ def closed_days(repo: RepoConfig, now: datetime, count: int) -> list[date]:
     return [latest - timedelta(days=k) for k in range(count - 1, -1, -1)]
 
 
-def _comparable(text: str) -> Any:
-    data = json.loads(text)
-    data.pop("generated_at", None)  # the weekly report also carries it at the top
-    data.get("provenance", {}).pop("generated_at", None)
-    return data
+def _save(report: Report, folder: Path, reports_dir: Path, outcome: RepoOutcome) -> None:
+    from tidings.report_files import save_report
 
-
-def write_if_changed(json_path: Path, json_text: str, md_text: str) -> bool:
-    """Write the report's JSON and Markdown unless the same report (bar its generation time)
-    is already there. True when written."""
-    if json_path.is_file():
-        try:
-            if _comparable(json_path.read_text("utf-8")) == _comparable(json_text):
-                return False
-        except (OSError, ValueError):
-            pass  # unreadable or corrupt: rewrite it
-    # Markdown first: a crash between the two leaves the old JSON, so the next run redoes both.
-    write_atomic(json_path.with_suffix(".md"), md_text)
-    write_atomic(json_path, json_text)
-    return True
+    saved = save_report(report, folder, if_changed=True)
+    name = str(saved.json_path.relative_to(reports_dir))
+    outcome.checked.append(name)
+    if saved.written:
+        outcome.written.append(name)
+    else:
+        outcome.unchanged += 1
 
 
 def report_daily(
     store: Store,
     repo: RepoConfig,
     days: list[date],
-    langs: list[str],
+    langs: list[Lang],
     reports_dir: Path,
     outcome: RepoOutcome,
-    analysis: Any = None,
+    analysis: Analyst | None = None,
     progress: Progress | None = None,
 ) -> None:
-    from tidings.render.markdown import render_daily_markdown
     from tidings.report.daily import build_daily
 
-    folder = reports_dir / repo.name / "daily"
     jobs = [(day, lang) for day in days for lang in langs]
     for done, (day, lang) in enumerate(jobs, start=1):
-        kwargs = {"analysis": analysis} if analysis is not None else {}
-        report = build_daily(store, repo, day, lang, **kwargs)  # type: ignore[arg-type]
-        path = folder / f"{day.isoformat()}.{lang}.json"
-        outcome.checked.append(str(path.relative_to(reports_dir)))
-        if write_if_changed(
-            path, report.model_dump_json(indent=2) + "\n", render_daily_markdown(report)
-        ):
-            outcome.written.append(str(path.relative_to(reports_dir)))
-        else:
-            outcome.unchanged += 1
+        report = build_daily(store, repo, day, lang, analysis=analysis)
+        _save(report, reports_dir / repo.name, reports_dir, outcome)
         if progress:
             progress(f"{repo.name} daily", done, len(jobs))
 
@@ -103,35 +86,22 @@ def report_weekly(
     store: Store,
     repo: RepoConfig,
     now: datetime,
-    langs: list[str],
+    langs: list[Lang],
     reports_dir: Path,
     outcome: RepoOutcome,
-    analysis: Any = None,
+    analysis: Analyst | None = None,
 ) -> None:
-    """The last closed ISO week's report, once the weekly builder exists (report/weekly.py,
-    `build_weekly(store, repo, year, week, lang)` and `render_weekly_markdown`)."""
-    try:
-        from tidings.render.markdown import render_weekly_markdown  # type: ignore[attr-defined]
-        from tidings.report.weekly import build_weekly  # type: ignore[import-not-found]
-    except ImportError:
-        return
+    """The last closed ISO week's report."""
     from tidings.facts.windows import weekly_window
+    from tidings.report.weekly import build_weekly
 
     local = now.astimezone(repo.tz).date() - timedelta(days=7)
     year, week, _ = local.isocalendar()
     if weekly_window(year, week, repo.tz, repo.cutoff_time).end > now:
         return
     for lang in langs:
-        kwargs = {"analysis": analysis} if analysis is not None else {}
-        report = build_weekly(store, repo, year, week, lang, **kwargs)
-        path = reports_dir / repo.name / "weekly" / f"{year}-W{week:02d}.{lang}.json"
-        outcome.checked.append(str(path.relative_to(reports_dir)))
-        if write_if_changed(
-            path, report.model_dump_json(indent=2) + "\n", render_weekly_markdown(report)
-        ):
-            outcome.written.append(str(path.relative_to(reports_dir)))
-        else:
-            outcome.unchanged += 1
+        report = build_weekly(store, repo, year, week, lang, analysis=analysis)
+        _save(report, reports_dir / repo.name, reports_dir, outcome)
 
 
 def run_repositories(
@@ -142,7 +112,7 @@ def run_repositories(
     reports_dir: Path,
     days: int = 7,
     now: datetime | None = None,
-    analysis: Any = None,
+    analysis: Analyst | None = None,
     progress: Progress | None = None,
     pdf: bool = False,
 ) -> list[RepoOutcome]:
@@ -154,7 +124,7 @@ def run_repositories(
     for repo in cfg.repos:
         outcome = RepoOutcome(repo.name)
         outcomes.append(outcome)
-        langs = list(cfg.site.languages or [repo.language])
+        langs: list[Lang] = list(cfg.site.languages or [repo.language])
         try:
             result = sync(store, repo)
             outcome.synced = _sync_summary(result)
@@ -170,10 +140,10 @@ def run_repositories(
             )
             report_weekly(store, repo, moment, langs, reports_dir, outcome, analysis)
             if pdf:
-                from tidings.site.pdfs import make_report_pdfs
+                from tidings.report_files import make_pdfs
 
                 paths = [reports_dir / rel for rel in outcome.checked]
-                outcome.pdfs_made = len(make_report_pdfs(paths, progress))
+                outcome.pdfs_made = len(make_pdfs(paths, progress))
         except TidingsError as exc:
             outcome.ok, outcome.error = False, exc.one_line()
         except Exception as exc:  # keep going: the other repositories still deserve reports
@@ -187,27 +157,3 @@ def _sync_summary(result: Any) -> str:
         return ""
     parts = [f"{k} {v}" for k, v in data.items() if isinstance(v, int) and v]
     return ", ".join(parts[:4])
-
-
-def outcome_table(outcomes: list[RepoOutcome]) -> Any:
-    """What `tidings run` did, one row per repository."""
-    from rich.table import Table
-    from rich.text import Text
-
-    from tidings.textsafe import clean
-
-    table = Table(title="tidings run")
-    for name in ("repository", "status", "synced", "reports written", "unchanged"):
-        table.add_column(
-            name, justify="right" if name in {"reports written", "unchanged"} else "left"
-        )
-    for o in outcomes:
-        table.add_row(
-            # Text, not markup: an error may quote brackets ("[bot]") that Rich would eat.
-            Text(clean(o.repo)),
-            Text(clean("ok" if o.ok else f"failed: {o.error}")),  # causes quote data
-            Text(clean(o.synced or "-")),
-            str(len(o.written)),
-            str(o.unchanged),
-        )
-    return table

@@ -112,4 +112,9 @@ def _end(pool: ProcessPoolExecutor) -> None:
     processes = getattr(pool, "_processes", None) or {}
     for process in list(processes.values()):
         process.terminate()
-    pool.shutdown(wait=True, cancel_futures=True)
+    # A Ctrl-C can land after the pool forked its processes and created its manager thread but
+    # before it started that thread: joining it then raises RuntimeError (a traceback instead
+    # of "interrupted"). There is nothing to wait for in that case.
+    manager = getattr(pool, "_executor_manager_thread", None)
+    started = manager is None or getattr(manager, "ident", None) is not None
+    pool.shutdown(wait=started, cancel_futures=True)

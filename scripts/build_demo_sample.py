@@ -6,11 +6,13 @@ The repository is `tidings-demo/rapidinfer` ("RapidInfer"), followed from 2026-0
 issues, PRs, comments, reviews, diff hunks and files. The script only numbers the items in
 creation order, derives ids, SHAs and the bookkeeping fields, checks that the result is
 self-consistent, and writes it exactly as `tidings export` would (same header, same record
-order), so importing and exporting it again gives the same bytes. README.md beside this file
-tells the story day by day.
+order), so importing and exporting it again gives the same bytes. src/tidings/demo/README.md,
+beside the snapshot, tells the story day by day.
 
-    python -m tidings.demo.build_sample          # rewrite sample.jsonl
-    python -m tidings.demo.build_sample --check  # exit 1 if sample.jsonl is stale
+A development script, not shipped: the package carries only its output. From the checkout:
+
+    python scripts/build_demo_sample.py          # rewrite src/tidings/demo/sample.jsonl
+    python scripts/build_demo_sample.py --check  # exit 1 if sample.jsonl is stale
 
 Text may refer to another item as `{#key}`; it becomes `#N` once numbers are assigned.
 """
@@ -35,8 +37,8 @@ YEAR = 2026
 EXPORTED_AT = datetime(2026, 3, 14, 1, 30, tzinfo=UTC)  # 2026-03-14 09:30 in Shanghai
 QUIET = (datetime(2026, 3, 8, 9, 0, tzinfo=CST), datetime(2026, 3, 9, 9, 0, tzinfo=CST))
 FIRST_NUMBER = 4213  # the first item opened inside the fortnight; earlier ones carry their own
-SAMPLE = Path(__file__).with_name("sample.jsonl")
-TOOL = "tidings demo sample (build_sample.py)"
+SAMPLE = Path(__file__).resolve().parents[1] / "src" / "tidings" / "demo" / "sample.jsonl"
+TOOL = "tidings demo sample (build_sample.py)"  # in the snapshot header: kept as first written
 
 # -- people ---------------------------------------------------------------------------------
 # login -> (GitHub user type, author_association in this repository). All fictional.
@@ -2781,11 +2783,11 @@ def main(argv: list[str] | None = None) -> int:
     if args == ["--check"]:
         current = SAMPLE.read_text(encoding="utf-8") if SAMPLE.exists() else ""
         if current != content:
-            print(f"{SAMPLE} is stale: run python -m tidings.demo.build_sample", file=sys.stderr)
+            print(f"{SAMPLE} is stale: run python scripts/build_demo_sample.py", file=sys.stderr)
             return 1
         return 0
     if args:
-        print("usage: python -m tidings.demo.build_sample [--check]", file=sys.stderr)
+        print("usage: python scripts/build_demo_sample.py [--check]", file=sys.stderr)
         return 2
     SAMPLE.write_text(content, encoding="utf-8")
     print(f"wrote {SAMPLE} ({content.count(chr(10)) - 1} records)")

@@ -1,0 +1,632 @@
+"""The public Python API: everything the `tidings` command does, as functions.
+
+Re-exported from `tidings` itself (see its docstring and docs/python-api.md). The CLI is
+argument parsing and console output over these functions, nothing more.
+
+Conventions, everywhere:
+- `store` is an open `Store` or a database URL (`sqlite:///PATH`,
+  `postgresql+psycopg://...`); a URL is opened for the call and closed after it, None means
+  the default store (a SQLite file in the user data folder).
+- `config` is a `Config` from `load_config`; None means the defaults (no tidings.toml read).
+- `progress(stage, done, total)` is called as long work advances; None is silent.
+- Failures the user can act on raise `TidingsError` (`InvocationError` and `ConfigError` for
+  what the call or config gets wrong). What should be known but stops nothing (a window the
+  store does not reach to its end, a model that failed on some texts) is a `TidingsWarning`
+  through `warnings.warn`.
+
+Heavy modules (SQLAlchemy, the GitHub client, report builders, WeasyPrint) are imported
+inside the functions, so `import tidings` stays fast.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+from tidings.errors import ConfigError, InvocationError, TidingsError, TidingsWarning
+from tidings.report_files import render_report, save_report, write_report
+
+if TYPE_CHECKING:
+    from http.server import ThreadingHTTPServer
+
+    from tidings.analysis.analyst import Analyst
+    from tidings.analysis.provider import Usage
+    from tidings.config import Config, RepoConfig, SiteConfig
+    from tidings.facts.inventory import RepoSummary
+    from tidings.facts.stats import WindowStats
+    from tidings.facts.windows import Window
+    from tidings.report.model import DailyReport, Lang
+    from tidings.report.weekly_model import WeeklyReport
+    from tidings.report_files import SavedReport
+    from tidings.runner import Progress, RepoOutcome
+    from tidings.site.build import BuildResult
+    from tidings.snapshot import SnapshotCounts
+    from tidings.sources.git import GitSyncReport
+    from tidings.sources.github.sync import SyncReport
+    from tidings.store import Store
+
+    StoreLike: TypeAlias = Store | str | None
+
+__all__ = [
+    "DemoResult",
+    "RunResult",
+    "build_daily",
+    "build_demo",
+    "build_site",
+    "build_weekly",
+    "export_snapshot",
+    "import_snapshot",
+    "load_config",
+    "open_store",
+    "render_report",
+    "repositories",
+    "run",
+    "save_report",
+    "site_server",
+    "stats",
+    "sync",
+    "sync_git",
+    "write_report",
+]
+
+LANGS: tuple[Lang, ...] = ("zh", "en")
+
+
+# -- the store and the config -------------------------------------------------------------------
+
+
+def open_store(url: str | None = None, *, migrate: bool = True) -> Store:
+    """Open (creating and migrating as needed) the store at `url`; None: the default store,
+    a SQLite file in the user data folder. Close it with `store.close()`."""
+    from tidings.store import Store, default_db_url
+
+    return Store.open(url or default_db_url(), migrate=migrate)
+
+
+def load_config(path: str | os.PathLike[str] | None = None) -> Config:
+    """The config file at `path`, else ./tidings.toml when present, else the defaults
+    (docs: README, Configuration). A missing named file or a bad one is a ConfigError."""
+    from tidings.config import load_config as load
+
+    return load(path)
+
+
+@contextmanager
+def _using(store: StoreLike) -> Iterator[Store]:
+    if store is None or isinstance(store, str):
+        opened = open_store(store)
+        try:
+            yield opened
+        finally:
+            opened.close()
+    else:
+        yield store
+
+
+def _config(config: Config | None) -> Config:
+    if config is not None:
+        return config
+    from tidings.config import Config
+
+    return Config()
+
+
+def check_repo_name(name: str) -> str:
+    """`name` when it is a GitHub OWNER/REPO, else an InvocationError."""
+    from tidings.names import REPO_NAME
+
+    if not REPO_NAME.match(name):
+        raise InvocationError(
+            f"repository must be OWNER/REPO, got {name!r}", "e.g. vllm-project/vllm"
+        )
+    return name
+
+
+def _settings(repo: str | RepoConfig, config: Config | None) -> RepoConfig:
+    if isinstance(repo, str):
+        return _config(config).repo(check_repo_name(repo))
+    return repo
+
+
+def _lang(lang: str | None, settings: RepoConfig) -> Lang:
+    chosen = lang or settings.language
+    if chosen not in LANGS:
+        raise InvocationError(f"language must be zh or en, got {chosen!r}", "e.g. en")
+    return chosen
+
+
+# -- sources -------------------------------------------------------------------------------------
+
+
+def sync(
+    store: StoreLike,
+    repo: str,
+    *,
+    config: Config | None = None,
+    since: date | datetime | str | None = None,
+    token: str | None = None,
+    progress: Progress | None = None,
+) -> SyncReport:
+    """Bring the store's copy of GitHub repository `repo` up to date: issues, PRs, comments,
+    reviews, labels and changed files (docs/github-mapping.md).
+
+    Resumes from the last sync unless `since` (a day in the repository's timezone, as a date
+    or YYYY-MM-DD, or an aware datetime) asks to re-read everything updated since then. The
+    token defaults to the config's token variable (GITHUB_TOKEN), else `gh auth token`."""
+    from datetime import UTC
+
+    repo = check_repo_name(repo)
+    cfg = _config(config)
+    since_at: datetime | None = None
+    if isinstance(since, datetime):
+        since_at = since.astimezone(UTC)
+    elif since is not None:
+        from tidings.facts.windows import parse_date
+
+        day = parse_date(since) if isinstance(since, str) else since
+        local = datetime.combine(day, datetime.min.time(), tzinfo=cfg.repo(repo).tz)
+        since_at = local.astimezone(UTC)
+    try:
+        # The GitHub source is the heaviest module: imported only when a sync needs it.
+        from tidings.sources.github.sync import sync_repository
+    except ImportError as exc:
+        raise TidingsError(
+            f"the GitHub source is not available ({exc})", "reinstall tidings: pip install -e ."
+        ) from exc
+    token = _token(token, cfg)  # before the store: fail fast, touch nothing
+    with _using(store) as opened:
+        return sync_repository(
+            opened,
+            repo,
+            github=cfg.github,
+            token=token,
+            since=since_at,
+            progress=progress,
+            teams=cfg.repo(repo).maintainer_teams,
+        )
+
+
+def _token(token: str | None, config: Config) -> str:
+    """The GitHub token given, else the config's token variable, else `gh auth token`;
+    registered for redaction either way."""
+    if token is None:
+        from tidings.sources.github.auth import resolve_token
+
+        return resolve_token(config.github.token_env)
+    from tidings.errors import register_secret
+
+    register_secret(token)
+    return token
+
+
+def sync_git(
+    store: StoreLike, repo: str, clone: str | os.PathLike[str], *, progress: Progress | None = None
+) -> GitSyncReport:
+    """Read merged PRs from a local clone's first-parent history into the store as `repo`
+    (offline, no token; docs/git-source.md). Later calls read only new commits."""
+    from tidings.sources.git import sync_git as read_clone
+
+    repo = check_repo_name(repo)
+    with _using(store) as opened:
+        return read_clone(opened, repo, Path(clone), progress=progress)
+
+
+def import_snapshot(store: StoreLike, path: str | os.PathLike[str]) -> SnapshotCounts:
+    """Load a snapshot file into the store, all or nothing; importing it twice changes nothing
+    (docs/snapshot.md)."""
+    from tidings.snapshot import import_snapshot as load
+
+    if not Path(path).is_file():
+        raise TidingsError(f"snapshot {path} not found", "pass the path of a .jsonl snapshot")
+    with _using(store) as opened:
+        return load(opened, path)
+
+
+def export_snapshot(store: StoreLike, repo: str, path: str | os.PathLike[str]) -> SnapshotCounts:
+    """Write `repo`'s records to a snapshot file that `import_snapshot` reads back."""
+    from tidings.snapshot import export_snapshot as dump
+
+    repo = check_repo_name(repo)
+    with _using(store) as opened:
+        return dump(opened, repo, path)
+
+
+def repositories(store: StoreLike) -> list[RepoSummary]:
+    """The repositories in the store with their item counts."""
+    from tidings.facts.inventory import repository_summaries
+
+    with _using(store) as opened, opened.engine.connect() as conn:
+        return repository_summaries(conn)
+
+
+# -- reports -------------------------------------------------------------------------------------
+
+
+def _analyst(config: Config | None, store: Store, use: bool | None) -> Analyst | None:
+    """The model layer for this call, or None for the deterministic writer alone."""
+    llm = _config(config).llm
+    if use is False or (use is None and not (llm.base_url and llm.model)):
+        return None
+    from tidings.analysis.analyst import Analyst
+
+    # The key lives only in the environment and the SDK's headers; redact() knows it.
+    return Analyst.from_config(llm, store, api_key=os.environ.get(llm.api_key_env))
+
+
+def _warn(message: str) -> None:
+    warnings.warn(message, TidingsWarning, stacklevel=4)  # the caller's line
+
+
+def _warn_unlisted_teams(store: Store, settings: RepoConfig) -> None:
+    """A team in `maintainer_teams` that no sync has listed counts no one as a maintainer:
+    say so rather than let the roles quietly fall back."""
+    if not settings.maintainer_teams:
+        return
+    from tidings.store.teams import read_teams
+
+    with store.engine.connect() as conn:
+        repo_id = store.repo_id(conn, settings.name)
+        listed = read_teams(conn, repo_id) if repo_id is not None else {}
+    for team in settings.maintainer_teams:
+        if team.lower() not in listed:
+            _warn(
+                f"team {team} (maintainer_teams) has not been listed by a sync, so its members "
+                f"count by their GitHub association only — run tidings sync {settings.name} "
+                "(a private team needs a token with read:org)"
+            )
+
+
+def _require_covered(
+    store: Store, repo: str, window: Window, allow_partial: bool, now: datetime | None
+) -> None:
+    """Refuse a window the store does not hold to its end, or with `allow_partial` warn."""
+    from tidings.facts.coverage import coverage, uncovered
+
+    with store.engine.connect() as conn:
+        problem = uncovered(window, coverage(conn, store.require_repo(conn, repo)), repo, now)
+    if problem is None:
+        return
+    if not allow_partial:
+        raise problem
+    _warn(f"{problem.cause} — the numbers cover only what the store holds")
+
+
+def _warn_model(analyst: Analyst | None) -> None:
+    if analyst is not None and (warning := analyst.warning()):
+        _warn(warning)
+
+
+def build_daily(
+    store: StoreLike,
+    repo: str | RepoConfig,
+    day: date | str,
+    lang: Lang | None = None,
+    *,
+    config: Config | None = None,
+    llm: bool | None = None,
+    allow_partial: bool = False,
+    web_url: str = "https://github.com",
+    now: datetime | None = None,
+) -> DailyReport:
+    """One day's report (`day` as a date or YYYY-MM-DD; its window starts at the repository's
+    cut-off in its timezone). Every number comes from the store; the prose is the model's
+    (`llm`, default: when the config's [llm] has base_url and model) or the rules'.
+
+    A window that has not ended, or that the store's data does not reach to its end, is an
+    error unless `allow_partial` (then a TidingsWarning). `lang` defaults to the repository's."""
+    from tidings.facts.windows import daily_window, parse_date
+    from tidings.report.daily import build_daily as build
+
+    when = parse_date(day) if isinstance(day, str) else day
+    settings = _settings(repo, config)
+    language = _lang(lang, settings)
+    with _using(store) as opened:
+        _warn_unlisted_teams(opened, settings)
+        analyst = _analyst(config, opened, llm)
+        window = daily_window(when, settings.tz, settings.cutoff_time)
+        _require_covered(opened, settings.name, window, allow_partial, now)
+        report = build(opened, settings, when, language, web_url=web_url, now=now, analysis=analyst)
+        _warn_model(analyst)
+    return report
+
+
+def build_weekly(
+    store: StoreLike,
+    repo: str | RepoConfig,
+    week: str | tuple[int, int],
+    lang: Lang | None = None,
+    *,
+    config: Config | None = None,
+    llm: bool | None = None,
+    allow_partial: bool = False,
+    web_url: str = "https://github.com",
+    now: datetime | None = None,
+) -> WeeklyReport:
+    """One ISO week's report (`week` as YYYY-Www or (year, week)): merged work, risk tags,
+    trends, key PRs and follow-ups. With a model, its PR summaries reuse the daily per-PR
+    answers. Coverage, `llm` and `lang` as for `build_daily`."""
+    from tidings.facts.windows import parse_week, weekly_window
+    from tidings.report.weekly import build_weekly as build
+
+    year, number = parse_week(week) if isinstance(week, str) else week
+    settings = _settings(repo, config)
+    language = _lang(lang, settings)
+    with _using(store) as opened:
+        _warn_unlisted_teams(opened, settings)
+        analyst = _analyst(config, opened, llm)
+        window = weekly_window(year, number, settings.tz, settings.cutoff_time)
+        _require_covered(opened, settings.name, window, allow_partial, now)
+        report = build(
+            opened, settings, year, number, language, web_url=web_url, now=now, analysis=analyst
+        )
+        _warn_model(analyst)
+    return report
+
+
+def stats(
+    store: StoreLike,
+    repo: str | RepoConfig,
+    *,
+    day: date | str | None = None,
+    week: str | tuple[int, int] | None = None,
+    config: Config | None = None,
+    depth: int | None = None,
+    top: int | None = None,
+    allow_partial: bool = False,
+) -> WindowStats:
+    """A day's or week's counts: issues, PRs, paths and people (docs/stats.md). Give exactly
+    one of `day` and `week`; coverage as for `build_daily`."""
+    from tidings.facts.stats import DEFAULT_DEPTH, DEFAULT_TOP, window_stats
+    from tidings.facts.windows import (
+        WindowError,
+        daily_window,
+        parse_date,
+        parse_week,
+        weekly_window,
+    )
+
+    settings = _settings(repo, config)
+    if day is not None and week is None:
+        when = parse_date(day) if isinstance(day, str) else day
+        window = daily_window(when, settings.tz, settings.cutoff_time)
+    elif week is not None and day is None:
+        year, number = parse_week(week) if isinstance(week, str) else week
+        window = weekly_window(year, number, settings.tz, settings.cutoff_time)
+    else:
+        raise WindowError("give exactly one of day and week", "e.g. day='2026-02-24'")
+    with _using(store) as opened:
+        _require_covered(opened, settings.name, window, allow_partial, None)
+        with opened.engine.connect() as conn:
+            return window_stats(
+                conn,
+                opened.require_repo(conn, settings.name),
+                window,
+                bots=settings.bots,
+                directory_depth=depth or DEFAULT_DEPTH,
+                top=top or DEFAULT_TOP,
+            )
+
+
+# -- the site ------------------------------------------------------------------------------------
+
+
+def build_site(
+    reports: str | os.PathLike[str],
+    out: str | os.PathLike[str],
+    config: SiteConfig | Config | None = None,
+    *,
+    pdf: bool | None = None,
+    progress: Progress | None = None,
+) -> BuildResult:
+    """Build the static site at `out` from the report JSON files under `reports` and publish
+    it whole (docs/site.md); files whose bytes are unchanged are not written. `pdf` None
+    follows the config's [site] pdf. The result's `warnings` say what was skipped."""
+    from tidings.config import Config
+    from tidings.site.build import build_site as build
+
+    site = config.site if isinstance(config, Config) else config
+    return build(Path(reports), Path(out), site, pdf=pdf, progress=progress)
+
+
+def site_server(
+    directory: str | os.PathLike[str], host: str = "127.0.0.1", port: int = 8000
+) -> ThreadingHTTPServer:
+    """A local preview server for a built site (port 0: any free one); call
+    `serve_forever()` on it. It serves only the site's own regular files."""
+    from tidings.site.serve import make_server
+
+    return make_server(Path(directory), host, port)
+
+
+# -- the everyday job ----------------------------------------------------------------------------
+
+
+@dataclass
+class RunResult:
+    """What `run` did: one outcome per repository, the site build and the model's cost."""
+
+    repositories: list[RepoOutcome]
+    site_dir: Path
+    site: BuildResult | None = None  # None: not built (site=False, no reports, or failed)
+    site_error: TidingsError | None = None  # the build failed after the reports were written
+    usage: Usage | None = None  # None: no model this run
+    warnings: list[str] = field(default_factory=list)  # the model's, then the site's
+
+    @property
+    def ok(self) -> bool:
+        return self.site_error is None and all(o.ok for o in self.repositories)
+
+    def to_dict(self) -> dict[str, Any]:
+        model = None
+        if self.usage is not None:
+            model = {
+                "calls": self.usage.calls,
+                "prompt_tokens": self.usage.prompt_tokens,
+                "completion_tokens": self.usage.completion_tokens,
+                "cache_hits": self.usage.cache_hits,
+            }
+        return {
+            "repositories": [o.__dict__ for o in self.repositories],
+            "site": self.site.to_dict() if self.site else None,
+            "model": model,
+        }
+
+
+def run(
+    store: StoreLike,
+    config: Config,
+    *,
+    days: int = 7,
+    site: bool = True,
+    pdf: bool | None = None,
+    llm: bool | None = None,
+    token: str | None = None,
+    now: datetime | None = None,
+    progress: Progress | None = None,
+) -> RunResult:
+    """Sync every repository in the config from GitHub, write its due reports (the last
+    `days` closed days and the last closed week, in the config's languages) into [site]
+    reports_dir, rewriting only reports whose content changed, then rebuild the site.
+
+    A repository that fails is recorded in its outcome and the others still run; a site
+    build that fails is `site_error`. `pdf` None follows [site] pdf."""
+    from datetime import UTC
+
+    from tidings.runner import run_repositories
+
+    if not config.repos:
+        raise ConfigError(
+            "no repositories to run: tidings.toml has no [[repos]]",
+            'add one, e.g. [[repos]] name = "OWNER/REPO" (or pass --config FILE)',
+        )
+    from tidings.sources.github.sync import sync_repository
+
+    token = _token(token, config)
+    reports_dir, site_dir = Path(config.site.reports_dir), Path(config.site.out_dir)
+    moment = now or datetime.now(UTC)
+    with _using(store) as opened:
+
+        def github(store_: Store, repo: RepoConfig) -> SyncReport:
+            return sync_repository(
+                store_,
+                repo.name,
+                github=config.github,
+                token=token,
+                progress=progress,
+                teams=repo.maintainer_teams,
+            )
+
+        analyst = _analyst(config, opened, llm)
+        result = RunResult(
+            run_repositories(
+                config,
+                opened,
+                sync=github,
+                reports_dir=reports_dir,
+                days=days,
+                now=moment,
+                analysis=analyst,
+                progress=progress,
+                pdf=config.site.pdf if pdf is None else pdf,
+            ),
+            site_dir,
+        )
+    if site and reports_dir.is_dir():
+        try:
+            result.site = build_site(reports_dir, site_dir, config, pdf=pdf, progress=progress)
+        except TidingsError as exc:  # after the reports, which are written and stay
+            result.site_error = exc
+    if analyst is not None:
+        result.usage = analyst.usage()
+        if warning := analyst.warning():
+            result.warnings.append(warning)
+    result.warnings += result.site.warnings if result.site else []
+    return result
+
+
+# -- the demo ------------------------------------------------------------------------------------
+
+
+@dataclass
+class DemoResult:
+    """What `build_demo` wrote: its reports (and PDFs) under `out`, and the site."""
+
+    out: Path
+    repo: str
+    days: list[date]
+    weeks: tuple[str, ...]
+    files: list[Path]  # every report file written: Markdown, JSON and PDFs
+    site_dir: Path
+    site: BuildResult | None = None
+    site_error: TidingsError | None = None  # the site failed after the reports were written
+
+    @property
+    def sample(self) -> Path:
+        """A busy day's Chinese report, worth opening first."""
+        return self.out / "daily" / f"{self.days[len(self.days) // 2 + 2].isoformat()}.zh.md"
+
+
+def build_demo(
+    out: str | os.PathLike[str] = "tidings-demo",
+    *,
+    store: Store | str | None = None,
+    site: bool = True,
+    pdf: bool = True,
+    progress: Progress | None = None,
+) -> DemoResult:
+    """Import the bundled sample repository (offline, no token, no model) and write its daily
+    and weekly reports, zh and en, as Markdown, JSON and PDF under `out`, then its site in
+    `out`/site. The store defaults to `out`/demo.db. A site build that fails is `site_error`
+    (the reports stay written)."""
+    from datetime import timedelta
+
+    from tidings.config import SiteConfig
+    from tidings.config import load_config as load
+    from tidings.demo import CONFIG_PATH, FIRST_DAY, LAST_DAY, REPO, SAMPLE_PATH, WEEKS
+    from tidings.facts.windows import parse_week
+    from tidings.report.daily import build_daily as daily
+    from tidings.report.weekly import build_weekly as weekly
+    from tidings.report_files import make_pdfs
+
+    folder = Path(out)
+    if store is None:
+        folder.mkdir(parents=True, exist_ok=True)
+        store = f"sqlite:///{(folder / 'demo.db').resolve()}"
+    first, last = date.fromisoformat(FIRST_DAY), date.fromisoformat(LAST_DAY)
+    days = [first + timedelta(days=k) for k in range((last - first).days + 1)]
+    result = DemoResult(folder, REPO, days, WEEKS, [], folder / "site")
+    quiet = progress or (lambda _stage, _done, _total: None)
+    with _using(store) as opened:
+        import_snapshot(opened, SAMPLE_PATH)
+        settings = load(CONFIG_PATH).repo(REPO)
+        langs: tuple[Lang, ...] = ("zh", "en")
+        # The sample ends mid-day and mid-week: its reports are built as they are, no coverage
+        # check (the README beside the sample says what the data holds).
+        jobs = [(day, lang) for day in days for lang in langs]
+        for done, (day, lang) in enumerate(jobs, start=1):
+            _saved(result, save_report(daily(opened, settings, day, lang), folder))
+            quiet("daily reports", done, len(jobs))
+        weekly_jobs = [(week, lang) for week in WEEKS for lang in langs]
+        for done, (week, lang) in enumerate(weekly_jobs, start=1):
+            year, number = parse_week(week)
+            _saved(result, save_report(weekly(opened, settings, year, number, lang), folder))
+            quiet("weekly reports", done, len(weekly_jobs))
+    if pdf:  # each report's PDF beside it, as `run` makes them; the site copies them
+        result.files += make_pdfs([p for p in result.files if p.suffix == ".json"], progress)
+    if site:
+        chrome = SiteConfig(title="tidings demo")
+        try:
+            result.site = build_site(folder, result.site_dir, chrome, pdf=pdf, progress=progress)
+        except TidingsError as exc:  # the reports are written and stay; the caller says both
+            result.site_error = exc
+    return result
+
+
+def _saved(result: DemoResult, saved: SavedReport) -> None:
+    result.files += [saved.markdown_path, saved.json_path]

@@ -1,0 +1,134 @@
+"""The `tidings` command line: argument parsing and console output over the API (tidings.api).
+
+The commands live in app.py (global options), data.py (sync, import, export, repos, stats),
+reports.py (report daily/weekly, demo) and site.py (site build, serve, run). `main()` owns
+failure handling: an expected failure (TidingsError) is one `error:` line on stderr and its
+exit code; a TidingsWarning is one `warning:` line; Ctrl-C exits 130. Nothing prints a
+traceback except a genuine bug (exit 70), and every line goes through `redact`.
+
+Exit codes, everywhere (README: Exit codes):
+- 2, usage: the command line or the config file is wrong as written — Click's own errors
+  (unknown option, missing argument, a value out of an option's range), a malformed or
+  out-of-range value (date, week, repository name, --lang, --format, --db URL), two options
+  that contradict each other, and anything wrong with tidings.toml. Raise InvocationError
+  (or ConfigError) for these: re-running the same command can never succeed.
+- 1, runtime: a well-formed command failed while carrying it out — a missing or damaged file,
+  the store, GitHub, the network, the disk, data not synced yet. A plain TidingsError.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+import traceback
+import warnings
+from typing import Any, NoReturn
+
+import typer
+from sqlalchemy.exc import SQLAlchemyError
+
+from tidings import console
+from tidings.cli import data, reports, site  # noqa: F401  (each registers its commands)
+from tidings.cli.app import app, warn
+from tidings.errors import TidingsError, TidingsWarning
+
+try:  # Typer 0.2x vendors Click privately; older Typer uses the click package.
+    from typer._click.exceptions import ClickException, UsageError
+except ImportError:  # pragma: no cover
+    from click.exceptions import ClickException, UsageError  # type: ignore[assignment]
+
+__all__ = ["app", "main"]
+
+
+def _usage_line(exc: UsageError) -> str:
+    where = exc.ctx.command_path if exc.ctx else "tidings"
+    return f"{exc.format_message()} — see `{where} --help`"
+
+
+def main(argv: list[str] | None = None) -> NoReturn:
+    """The console script: run the app and turn every failure into one line and an exit code."""
+    if argv is None:  # the process is ours (in-process callers pass argv and keep their handler)
+        signal.signal(signal.SIGINT, _first_ctrl_c)
+    with warnings.catch_warnings():  # restores the warning filters and printer afterwards
+        warnings.simplefilter("always", TidingsWarning)
+        warnings.showwarning = _warning_printer(warnings.showwarning)
+        _run(argv)
+
+
+def _run(argv: list[str] | None) -> NoReturn:
+    try:
+        code = app(args=argv, prog_name="tidings", standalone_mode=False)
+    except TidingsError as exc:
+        console.error_line(exc.one_line())
+        sys.exit(exc.exit_code)
+    except UsageError as exc:
+        if type(exc).__name__ == "NoArgsIsHelpError":
+            # Bare `tidings`: the help is the answer (Rich has printed it already).
+            console.stdout.write(exc.format_message())
+        else:
+            console.error_line(_usage_line(exc))
+        sys.exit(2)
+    except ClickException as exc:
+        console.error_line(exc.format_message())
+        sys.exit(exc.exit_code)
+    except (typer.Abort, KeyboardInterrupt):
+        _exit_interrupted()
+    except SQLAlchemyError as exc:
+        reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+        console.error_line(
+            f"database error: {reason} — check --db / TIDINGS_DB and that the database is reachable"
+        )
+        sys.exit(1)
+    except BrokenPipeError:
+        # `tidings stats ... | head`: the reader left; say nothing more.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
+    except Exception:
+        # A bug, not a user mistake: keep the traceback for the report, minus any secret.
+        console.stderr.write(traceback.format_exc())
+        console.error_line("internal error — please report it with the traceback above")
+        sys.exit(70)
+    if code == 130:  # Typer turns Ctrl-C into Exit(130) before we see it
+        _exit_interrupted()
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+def _warning_printer(other: Any) -> Any:
+    """Print the API's TidingsWarnings as `warning:` lines; leave any other warning to Python."""
+
+    def show(message: Any, category: type[Warning], *args: Any, **kwargs: Any) -> None:
+        if issubclass(category, TidingsWarning):
+            warn(str(message))
+        else:
+            other(message, category, *args, **kwargs)
+
+    return show
+
+
+def _first_ctrl_c(_signum: int, _frame: object) -> None:
+    # People press Ctrl-C twice. The first one stops the command; a second one arriving while
+    # it cleans up (ends PDF workers, removes temp files, closes the store) would cut that
+    # short with a traceback, or kill the process before its exit code. Ignore the rest.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise KeyboardInterrupt
+
+
+def _exit_interrupted() -> NoReturn:
+    """Ctrl-C: one line, exit 130, now."""
+    # A second Ctrl-C can cut a progress display's cleanup short: never leave the cursor hidden.
+    console.err.show_cursor(True)
+    console.error_line("interrupted")
+    from tidings.workers import busy_threads
+
+    if busy_threads():
+        # A model call still running in a worker thread would hold the interpreter at exit
+        # until it times out (a minute or more). Its answer is lost either way, and files are
+        # written atomically and the store commits whole batches, so skipping the exit
+        # handlers loses nothing a re-run needs.
+        with contextlib.suppress(OSError, ValueError):
+            sys.stdout.flush()
+            sys.stderr.flush()
+        os._exit(130)
+    sys.exit(130)

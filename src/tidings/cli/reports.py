@@ -1,0 +1,157 @@
+"""Commands that write reports: report daily, report weekly, demo."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from tidings import api, console
+from tidings.cli.app import (
+    AllowPartialOpt,
+    FormatOpt,
+    LangOpt,
+    LLMOpt,
+    OutOpt,
+    RepoArg,
+    State,
+    app,
+    bad_choice,
+    say,
+    state,
+)
+from tidings.errors import InvocationError
+from tidings.report_files import FORMATS
+
+if TYPE_CHECKING:
+    from tidings.config import RepoConfig
+    from tidings.report.model import Lang
+    from tidings.report_files import Format, Report
+
+LANGS: tuple[Lang, ...] = ("zh", "en")
+
+report_app = typer.Typer(
+    help="Daily and weekly reports as Markdown, JSON (the report model) or PDF.",
+    no_args_is_help=True,
+)
+app.add_typer(report_app, name="report")
+
+
+def _setup(
+    ctx: typer.Context, repo: str, lang: str | None, fmt: str, out: Path | None
+) -> tuple[State, RepoConfig, Lang, Format]:
+    """What both report commands check before building: (state, repo settings, language,
+    format); every usage mistake is found here, before the store is touched."""
+    run = state(ctx)
+    settings = run.config().repo(api.check_repo_name(repo))
+    language = lang or settings.language
+    if language not in LANGS:
+        raise bad_choice("--lang", language, LANGS)
+    if fmt not in FORMATS:
+        raise bad_choice("--format", fmt, FORMATS)
+    if fmt == "pdf" and out is None:
+        raise InvocationError("--format pdf writes a file: give --out", "e.g. --out report.pdf")
+    return run, settings, language, fmt
+
+
+def _write(report: Report, fmt: Format, out: Path | None) -> None:
+    if out is not None:
+        api.write_report(report, out, fmt)
+        say(f"wrote {out}")
+        return
+    text = api.render_report(report, fmt)
+    assert isinstance(text, str)  # a PDF needs --out (_setup)
+    console.stdout.write(text)
+    console.stdout.flush()
+
+
+@report_app.command("daily")
+def report_daily(
+    ctx: typer.Context,
+    repo: RepoArg,
+    date: Annotated[str, typer.Option("--date", help="The day, YYYY-MM-DD.")],
+    lang: LangOpt = None,
+    fmt: FormatOpt = "md",
+    out: OutOpt = None,
+    llm: LLMOpt = None,
+    allow_partial: AllowPartialOpt = False,
+) -> None:
+    """Write one day's report: every number from the store, prose by a model or by rules."""
+    from tidings.facts.windows import parse_date
+
+    day = parse_date(date)
+    run, settings, language, form = _setup(ctx, repo, lang, fmt, out)
+    report = api.build_daily(
+        run.db,
+        settings,
+        day,
+        language,
+        config=run.config(),
+        llm=llm,
+        allow_partial=allow_partial,
+    )
+    _write(report, form, out)
+
+
+@report_app.command("weekly")
+def report_weekly(
+    ctx: typer.Context,
+    repo: RepoArg,
+    week: Annotated[str, typer.Option("--week", help="The ISO week, YYYY-Www.")],
+    lang: LangOpt = None,
+    fmt: FormatOpt = "md",
+    out: OutOpt = None,
+    llm: LLMOpt = None,
+    allow_partial: AllowPartialOpt = False,
+) -> None:
+    """Write one ISO week's report: merged work, risk tags, trends; prose by a model (reusing
+    the daily per-PR analyses) or by rules."""
+    from tidings.facts.windows import parse_week
+
+    year_week = parse_week(week)
+    run, settings, language, form = _setup(ctx, repo, lang, fmt, out)
+    report = api.build_weekly(
+        run.db,
+        settings,
+        year_week,
+        language,
+        config=run.config(),
+        llm=llm,
+        allow_partial=allow_partial,
+    )
+    _write(report, form, out)
+
+
+@app.command()
+def demo(
+    ctx: typer.Context,
+    out: Annotated[
+        Path, typer.Option("--out", help="Folder for the demo's store and reports.")
+    ] = Path("tidings-demo"),
+    site: Annotated[
+        bool, typer.Option("--site/--no-site", help="Also build the static site in OUT/site.")
+    ] = True,
+    pdf: Annotated[
+        bool, typer.Option("--pdf/--no-pdf", help="A PDF of each report (and on the site).")
+    ] = True,
+) -> None:
+    """Import the bundled sample; write its daily and weekly reports and site (offline)."""
+    # The demo keeps its own store in OUT unless --db or TIDINGS_DB names one.
+    with console.progress_display() as progress:
+        result = api.build_demo(out, store=state(ctx).db, site=site, pdf=pdf, progress=progress)
+    say(
+        f"wrote {len(result.files)} files for {result.repo} ({len(result.days)} days and weeks "
+        f"{', '.join(result.weeks)}, zh and en, Markdown, JSON{' and PDF' if pdf else ''}) to "
+        f"{out / 'daily'}/ and {out / 'weekly'}/\n"
+        f"open one: {result.sample} or {out / 'weekly' / (result.weeks[-1] + '.zh.md')}"
+    )
+    if result.site_error is not None:
+        raise result.site_error
+    if result.site is not None:
+        say(
+            f"built the site in {result.site_dir}/ ({result.site.reports} report pages, "
+            f"{len(result.site.written)} files written)\n"
+            f"preview it: tidings serve {result.site_dir}   or open "
+            f"{result.site_dir / 'index.html'}"
+        )
