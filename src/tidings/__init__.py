@@ -80,7 +80,7 @@ if TYPE_CHECKING:
     from tidings.report.weekly_model import WeeklyReport
     from tidings.store import Store
 
-__version__ = "0.1.0"
+from tidings._version import __version__
 
 # Types whose modules are heavy (pydantic, SQLAlchemy): loaded on first use (PEP 562).
 _LAZY = {

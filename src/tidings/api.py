@@ -37,11 +37,11 @@ if TYPE_CHECKING:
 
     from tidings.analysis.analyst import Analyst
     from tidings.analysis.provider import Usage
-    from tidings.config import Config, RepoConfig, SiteConfig
+    from tidings.config import Config, Lang, RepoConfig, SiteConfig
     from tidings.facts.inventory import RepoSummary
     from tidings.facts.stats import WindowStats
     from tidings.facts.windows import Window
-    from tidings.report.model import DailyReport, Lang
+    from tidings.report.model import DailyReport
     from tidings.report.weekly_model import WeeklyReport
     from tidings.report_files import SavedReport
     from tidings.runner import Progress, RepoOutcome

@@ -22,7 +22,7 @@ from tidings.store import Store
 
 if TYPE_CHECKING:
     from tidings.analysis.analyst import Analyst
-    from tidings.report.model import Lang
+    from tidings.config import Lang
     from tidings.report_files import Report
 
 Progress = Callable[[str, int, int | None], None]

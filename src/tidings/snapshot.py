@@ -20,8 +20,8 @@ from typing import IO, Any
 import sqlalchemy as sa
 from pydantic import ValidationError
 
-from tidings import __version__
 from tidings import records as r
+from tidings._version import __version__
 from tidings.errors import SnapshotError
 from tidings.outputs import atomic_file, write_error
 from tidings.store import schema

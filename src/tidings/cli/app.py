@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from tidings import __version__, console
+from tidings import console
+from tidings._version import __version__
 from tidings.errors import InvocationError
 
 if TYPE_CHECKING:

@@ -25,8 +25,7 @@ from tidings.errors import InvocationError
 from tidings.report_files import FORMATS
 
 if TYPE_CHECKING:
-    from tidings.config import RepoConfig
-    from tidings.report.model import Lang
+    from tidings.config import Lang, RepoConfig
     from tidings.report_files import Format, Report
 
 LANGS: tuple[Lang, ...] = ("zh", "en")

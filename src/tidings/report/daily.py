@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from datetime import UTC, date, datetime
 
-from tidings import __version__
+from tidings._version import __version__
 from tidings.analysis.analyst import Analysis, Analyst
 from tidings.config import Lang, RepoConfig
 from tidings.facts.activity_data import Item

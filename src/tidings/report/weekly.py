@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from sqlalchemy import Connection
 
-from tidings import __version__
+from tidings._version import __version__
 from tidings.analysis.analyst import Analysis, Analyst
 from tidings.config import Lang, RepoConfig
 from tidings.facts import risk

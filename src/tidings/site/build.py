@@ -161,10 +161,10 @@ class Output:
 def _code_digest() -> str:
     """A hash of the code and templates that shape pages: a new tidings (or a local edit)
     rebuilds every page once instead of trusting pages an older renderer made."""
-    import tidings
+    from tidings import _version
 
-    root = Path(tidings.__file__).parent
-    digest = hashlib.sha256(tidings.__version__.encode())
+    root = Path(_version.__file__).parent
+    digest = hashlib.sha256(_version.__version__.encode())
     files = sorted((root / "render").rglob("*")) + sorted((root / "words").glob("*.py"))
     files += [root / "site" / "build.py", root / "site" / "charts.py"]
     for file in files:

@@ -106,7 +106,7 @@ class _Lossless(TypeDecorator[str]):
 
     def process_result_value(self, value: Any, dialect: Dialect) -> str | None:
         if value is None or dialect.name != "postgresql":
-            return value  # type: ignore[no-any-return]
+            return value
         return unescape_text(value)
 
 

@@ -27,7 +27,7 @@ from urllib.parse import urlsplit
 import httpx
 from tenacity import RetryCallState, Retrying, retry_if_exception_type, stop_after_attempt
 
-from tidings import __version__
+from tidings._version import __version__
 from tidings.errors import SourceError, redact, register_secret
 from tidings.sources.github.shapes import GraphQLCheck, UnexpectedAnswer
 

@@ -488,7 +488,7 @@ class _Sync:
             changed |= bool(records)
             if resuming:
                 resuming = False
-                if not records or nz.format_time(records[0].updated_at) != since:  # type: ignore[attr-defined]
+                if not records or nz.format_time(records[0].updated_at) != since:
                     # Items of the one-timestamp run we were paging through have moved on, so
                     # page numbers no longer line up with what was read: start the run again.
                     page = 1
@@ -496,7 +496,7 @@ class _Sync:
             full = len(records) >= PER_PAGE
             next_since, next_page = since, page + 1
             if full and records:
-                newest = nz.format_time(max(r.updated_at for r in records))  # type: ignore[attr-defined]
+                newest = nz.format_time(max(r.updated_at for r in records))
                 if newest != since:
                     next_since, next_page = newest, 1
             with self.store.begin() as conn:
@@ -879,7 +879,7 @@ class _Sync:
                 .values(checked_updated_at=t.c.updated_at)
             )
 
-    def _list_all(self, path: str, convert: Callable[[Any], Record]) -> list[Any] | None:
+    def _list_all(self, path: str, convert: Callable[[Any], Any]) -> list[Any] | None:
         """Every row of a small per-item listing by page number; None if the item is gone.
         Each page is parsed whole (shapes.py), so what comes back is the complete listing."""
         rows: list[Any] = []
