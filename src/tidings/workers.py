@@ -99,11 +99,29 @@ def process_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
     """Processes for CPU-bound jobs (PDF printing); Ctrl-C or an error ends them at once."""
     pool = new_process_pool(workers)
     try:
+        _start_held(pool)
         yield pool
     except BaseException:  # also GeneratorExit, when a generator using the pool is closed early
         _end(pool)
         raise
     pool.shutdown()
+
+
+def _start_held(pool: ProcessPoolExecutor) -> None:
+    """Fork every worker and start the pool's manager thread with Ctrl-C held back.
+
+    A KeyboardInterrupt raised inside fork's bookkeeping (logging's at-fork lock handlers, the
+    pool's half-started manager thread) leaves a lock held or a thread that cannot be joined:
+    a hang or a traceback instead of "interrupted". Held, the interrupt arrives as soon as the
+    pool is whole. The first job forks all workers at once (the fork start method)."""
+    if threading.current_thread() is not threading.main_thread():
+        pool.submit(os.getpid)
+        return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        pool.submit(os.getpid)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def _end(pool: ProcessPoolExecutor) -> None:
