@@ -335,12 +335,34 @@ def test_graphql_shrinkable_failures_are_signalled_not_retried(
 
 def test_graphql_other_errors_are_source_errors() -> None:
     client, _ = make(
-        sequence(gql({}, [{"type": "FORBIDDEN", "message": f"nope {TOKEN}", "path": ["x"]}]))
+        sequence(gql({}, [{"type": "UNPROCESSABLE", "message": f"nope {TOKEN}", "path": ["x"]}]))
     )
     with pytest.raises(SourceError) as err:
         client.graphql("query { x }")
-    assert "FORBIDDEN" in err.value.cause
+    assert "UNPROCESSABLE" in err.value.cause
     assert_clean(err.value)
+
+
+def test_graphql_forbidden_repository_is_one_line_and_a_forbidden_field_is_kept() -> None:
+    oauth = "the `acme` organization has enabled OAuth App access restrictions"
+    client, _ = make(
+        sequence(
+            gql(
+                {"repository": None},
+                [{"type": "FORBIDDEN", "message": oauth, "path": ["repository"]}],
+            )
+        )
+    )
+    with pytest.raises(SourceError) as err:
+        client.graphql("query { x }", {"owner": "acme", "name": "w"})
+    assert err.value.cause == f"GitHub refused to show acme/w to this token: {oauth}"
+    assert "OAuth apps" in err.value.fix
+    # One field refused: the rest of the answer is used, the error handed to the caller.
+    errors = [{"type": "FORBIDDEN", "message": oauth, "path": ["repository", "p1", "reviews"]}]
+    client, sleeps = make(sequence(gql({"repository": {"p1": {"reviews": None}}}, errors)))
+    data, got = client.graphql_answer("query { x }")
+    assert data == {"repository": {"p1": {"reviews": None}}} and got == errors
+    assert sleeps == []
 
 
 def test_graphql_bad_token() -> None:
