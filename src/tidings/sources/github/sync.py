@@ -10,7 +10,9 @@
    end of the listing and is read later, so nothing is skipped (page numbers would skip one
    item for every item that moved). A full page that is all one timestamp cannot advance the
    keyset, so it falls back to `page=2,3…` of the same `since` (the one place page numbers are
-   used; such runs of 100+ same-second updates are rare). A short page ends the stream.
+   used; such runs of 100+ same-second updates are rare). GitHub refuses deep `page=` values
+   (422, "not supported for large datasets"): the stream then steps `since` one second on, with
+   a note, rather than ask for the same page on every run. A short page ends the stream.
    A few dozen pages cover a busy week of a repository like vLLM.
 3. **Cursors and ETags** — each page's rows and the stream's cursor commit in one transaction,
    so an interrupted sync resumes where it stopped. The cursor is the `since` of the *last
@@ -27,14 +29,26 @@
    are fetched ~25 per query with aliased `pullRequest(number:)` fields. Every nested
    connection is checked against its `totalCount` and completed with `after:` continuation
    queries, several PRs' continuations to a query — no silent caps (GitHub itself stops PR
-   files at 3,000; the report notes such PRs). A 502 or timeout halves the batch (down to
-   one PR) and successes grow it back. Each batch commits in one transaction. Because the
-   work list is derived from the store, an interrupted sync resumes with no gap.
+   files, and their `totalCount`, at 3,000: `changedFiles` tells, and the item records the
+   gap for reports; for a very large PR GraphQL answers `files: null, changedFiles: 0` with
+   no error, and the files are listed by REST instead). A 502, timeout or
+   RESOURCE_LIMITS_EXCEEDED halves the batch, then (for one PR) its page sizes, and successes
+   grow them back; an answer that keeps failing halves the batch to find the PR it is about.
+   A PR that fails even alone is quarantined (quarantine.py): noted, retried on later runs
+   with a growing gap, and the other PRs and the steps below go on. A field GitHub refuses
+   (FORBIDDEN, e.g. an organisation restricting OAuth apps) keeps what the store holds, with
+   the gap noted and recorded on the item (store/gaps.py). A PR has two update times (its
+   issue record's, which the listing gives and a comment moves, and its pull request
+   record's, which GraphQL gives): the newer is kept and the details are current for it, so
+   neither rolls a stored time back nor makes every sync fetch details again. Each batch
+   commits in one transaction. Because the work list is derived from the store, an
+   interrupted sync resumes with no gap.
 5. **Deletions by count reconciliation** — `since` listings never report deletions. For each
    item changed since it was last checked (`checked_updated_at != updated_at`) the stored
    comment count is compared with GitHub's `comments` (and, for PRs, review comments with the
    reviews' comment counts); only on a mismatch are that item's comments re-listed and the
-   rows no longer returned marked `deleted` (never removed). A `--since` sync only acts on a
+   rows no longer returned marked `deleted` (never removed); a 404 for that listing is
+   believed only when the item itself answers 404 or 410 too. A `--since` sync only acts on a
    surplus (a deletion): it holds just the window's comments of old threads by design. When
    a stream changed (or with `verify=True`) the repository's issue and PR totals are compared
    too, and if the store has more than GitHub, item numbers (only) are listed by GraphQL to
@@ -56,6 +70,8 @@
    null connection, a count smaller than the nodes it came with. Such an answer is retried
    like a 5xx and, if it persists, stops the sync with one line; it is never read as "empty",
    so it can neither mark rows deleted nor store a cursor or ETag past data never read.
+   A value the store cannot hold (a number beyond its column, a year-9999 time:
+   store/limits.py) skips its record with a note naming it; it never moves a cursor.
 """
 
 from __future__ import annotations
@@ -73,11 +89,9 @@ from sqlalchemy.engine import Connection
 from tidings.config import GitHubConfig
 from tidings.errors import SourceError, register_secret
 from tidings.records import (
-    CommentRecord,
     ItemRecord,
     PRFileRecord,
     Record,
-    ReviewCommentRecord,
     to_row,
 )
 from tidings.sources.github import normalize as nz
@@ -93,8 +107,8 @@ from tidings.sources.github.client import (
 from tidings.sources.github.deletions import proven_gone
 from tidings.store import Store, schema
 from tidings.store.gaps import write_gaps
-from tidings.store.limits import row_name, row_problem
-from tidings.store.rows import TABLES, update_repository, write_records
+from tidings.store.limits import EARLIEST, END, row_name, row_problem
+from tidings.store.rows import TABLES, record_rows, update_repository
 from tidings.store.teams import team_stream, write_team
 
 log = logging.getLogger("tidings.github")
@@ -265,6 +279,8 @@ class _PR:
     lost: set[str] = field(default_factory=set)  # continuation found the PR gone mid-way
     # Parts GitHub refused (FORBIDDEN): connection or field -> its message. Kept as stored.
     refused: dict[str, str] = field(default_factory=dict)
+    # Parts not read for another reason: part -> why. Kept as stored too.
+    unread: dict[str, str] = field(default_factory=dict)
     # GraphQL answered `files: null` (a very large PR): listed by REST instead.
     rest_files: bool = False
     # REST's own counts of a PR whose files came from REST (changed_files, additions, deletions).
@@ -299,10 +315,12 @@ class _PR:
     ) -> None:
         if page is None:
             # Not read at all: REST lists the files; anything else GitHub refused is kept.
-            if connection == "files" and refused is None:
+            if refused is not None:
+                self.refused[connection] = refused
+            elif connection == "files":
                 self.rest_files = True
-            else:
-                self.refused[connection] = refused or "not answered"
+            else:  # shapes.py lets no other null through; should one come, keep the rows
+                self.unread[connection] = "GitHub answered none"
             self.incomplete.pop(connection, None)
             return
         key = _NODE_KEYS[connection]
@@ -325,15 +343,20 @@ class _PR:
         return (
             connection not in self.incomplete
             and connection not in self.lost
-            and connection not in self.refused
+            and not self.skipped(connection)
             and got >= self.totals.get(connection, 0)
             and (connection != "files" or got >= self.changed_files)
         )
 
+    def skipped(self, part: str) -> bool:
+        """Was this part not read at all (so the store's copy stands)?"""
+        return part in self.refused or part in self.unread
+
     def gaps(self) -> dict[str, str]:
         """What of this PR was not read, part -> a phrase, for the sync summary and the
         item's record (store/gaps.py)."""
-        out = {name: f"{name} not readable: {why}" for name, why in self.refused.items()}
+        out = {name: f"{name} not readable (FORBIDDEN)" for name in self.refused}
+        out.update({name: f"{name} not read: {why}" for name, why in self.unread.items()})
         for connection in sorted(set(self.totals) | ({"files"} if self.rest_files else set())):
             if connection in out:
                 continue
@@ -596,17 +619,17 @@ class _Sync:
                     page = 1
                     continue
             # A row the store cannot hold (a year-9999 time, a number beyond its column) is
-            # skipped with a note, and never moves the cursor: a time far in the future would
-            # pin `since` there and hide every later change.
-            records = [r for r in listed if self._fits(r)]
+            # skipped with a note when written, and never moves the cursor: a time far in the
+            # future would pin `since` there and hide every later change.
+            times = [r.updated_at for r in listed if EARLIEST <= r.updated_at < END]
             full = len(listed) >= PER_PAGE
             next_since, next_page = since, page + 1
-            if full and records:
-                newest = nz.format_time(max(r.updated_at for r in records))  # type: ignore[attr-defined]
+            if full and times:
+                newest = nz.format_time(max(times))
                 if newest != since:
                     next_since, next_page = newest, 1
             with self.store.begin() as conn:
-                write(conn, records)
+                written = write(conn, listed)
                 if full:
                     self.store.set_cursor(
                         conn, self.repo_id, stream, _format_cursor(next_since, next_page)
@@ -619,7 +642,7 @@ class _Sync:
                     # request a sync.)
                     if listed:
                         self.store.set_etag(conn, url, resp.etag)
-            done += len(records)
+            done += written
             self.progress(stage, done, None)
             if not full:
                 break
@@ -640,27 +663,31 @@ class _Sync:
                 self._note(f"skipped {row_name(table, row)}: {problem}")
         return good
 
-    def _fits(self, record: Record) -> bool:
-        row = to_row(record)
-        row["repo_id"] = self.repo_id
-        return bool(self._admit(TABLES[record.type], [row]))  # type: ignore[attr-defined]
-
     def _write_plain(self, conn: Connection, records: Sequence[Record]) -> int:
-        records = [r for r in records if self._fits(r)]
-        write_records(self.store, conn, self.repo_id, records)
-        for record in records:
-            if isinstance(record, CommentRecord):
-                self.report.comments += 1
-            elif isinstance(record, ReviewCommentRecord):
-                self.report.review_comments += 1
-        return len(records)
+        """Upsert comments, reviews or review comments (each record made a row once), less
+        any the store cannot hold; how many were written."""
+        written = 0
+        for kind, rows in record_rows(self.repo_id, records).items():
+            rows = self._admit(TABLES[kind], rows)
+            self.store.upsert(conn, TABLES[kind], rows)
+            written += len(rows)
+            if kind == "comment":
+                self.report.comments += len(rows)
+            elif kind == "review_comment":
+                self.report.review_comments += len(rows)
+        return written
 
     def _write_items(self, conn: Connection, records: list[ItemRecord]) -> int:
-        records = [r for r in records if self._fits(r)]
-        if not records:
-            return 0
         t = schema.items
-        numbers = [r.number for r in records]
+        candidates = []
+        for record in records:
+            row = to_row(record)
+            row["repo_id"] = self.repo_id
+            candidates.append(row)
+        candidates = self._admit(t, candidates)
+        if not candidates:
+            return 0
+        numbers = [row["number"] for row in candidates]
         existing = {
             row["number"]: row
             for row in conn.execute(
@@ -670,18 +697,16 @@ class _Sync:
             ).mappings()
         }
         rows: dict[int, dict[str, Any]] = {}
-        for record in records:
-            old = existing.get(record.number)
-            if old is not None and old["updated_at"] > record.updated_at:
+        for row in candidates:
+            old = existing.get(row["number"])
+            if old is not None and old["updated_at"] > row["updated_at"]:
                 # The store already holds a newer copy (from GraphQL details); a lagging REST
                 # replica must not roll it back.
                 continue
-            row = to_row(record)
-            row["repo_id"] = self.repo_id
             if old is not None:
                 for column in _DETAIL_COLUMNS:
                     row[column] = old[column]
-            rows[record.number] = row
+            rows[row["number"]] = row
         self.store.upsert(conn, t, list(rows.values()))
         self.report.items += len(rows)
         return len(rows)
@@ -856,13 +881,16 @@ class _Sync:
             chunk = todo[:size]
             try:
                 data, errors = self._details_query(
-                    lambda rid, chunk=chunk: queries.continuations(chunk, rid, page),
-                    shrinkable=len(chunk) > 1,
+                    lambda rid, chunk=chunk, page=page: queries.continuations(chunk, rid, page),
+                    shrinkable=len(chunk) > 1 or page > queries.MIN_PAGE,
                     check=shapes.continuations(chunk),
                     what="pull request details (continued)",
                 )
             except GraphQLTooLarge:
-                size = max(1, len(chunk) // 2)
+                if len(chunk) > 1:
+                    size = max(1, len(chunk) // 2)
+                else:
+                    page = max(queries.MIN_PAGE, page // 2)
                 continue
             todo = todo[len(chunk) :]
             repo = data["repository"]
@@ -892,14 +920,14 @@ class _Sync:
         try:
             pull = self.client.get(base, parse=shapes.rest_object(nz.pull_sizes_from_rest))
         except NotFoundError:
-            pr.refused["files"] = "GitHub has no REST record of the pull request"
+            pr.unread["files"] = "GitHub has no REST record of the pull request"
             return
         pr.rest_sizes = pull.parsed
         listed = self._list_all(
             f"{base}/files", lambda row: nz.file_from_rest(row, number), limit=FILES_CAP
         )
         if listed is None:
-            pr.refused["files"] = "GitHub has no file list for the pull request"
+            pr.unread["files"] = "GitHub has no file list for the pull request"
             return
         files, complete = listed
         pr.file_records = list({record.path: record for record in files}.values())
@@ -973,26 +1001,30 @@ class _Sync:
             self._note(f"skipped the details of #{number}: {problem}")
             conn.execute(t.update().where(where).values(detail_updated_at=t.c.updated_at))
             return
-        if "labels" not in pr.refused:
+        if not pr.skipped("labels"):
             values["labels"] = [n["name"] for n in pr.nodes.get("labels", {}).values()]
         reviews = [nz.review_from_graphql(n, number) for n in pr.nodes.get("reviews", {}).values()]
-        if "reviews" not in pr.refused:
+        if not pr.skipped("reviews"):
             values["review_comments_count"] = sum(r.comments_count for r in reviews)
-        if "reviewThreads" not in pr.refused:
+        if not pr.skipped("reviewThreads"):
             values["unresolved_threads"] = nz.unresolved_threads(
                 pr.nodes.get("reviewThreads", {}).values()
             )
         values["deleted"] = False
         conn.execute(t.update().where(where).values(**values))
         self.report.items += 1
+        for why in sorted(set(pr.refused.values())):
+            # GitHub's reason once (it is long, and the same for every PR it applies to).
+            self._note(f"GitHub refused this token parts of some pull requests: {why}")
         gaps = pr.gaps()
         for part, what in gaps.items():
             if part not in pr.noted:
-                self._note(f"#{number}: {what}; kept what the store holds")
+                kept = "; kept what the store holds" if pr.skipped(part) else ""
+                self._note(f"#{number}: {what}{kept}")
         write_gaps(self.store, conn, self.repo_id, number, gaps)
 
         rt = schema.reviews
-        if "reviews" not in pr.refused:
+        if not pr.skipped("reviews"):
             self.report.reviews += self._write_plain(conn, reviews)
             held = conn.execute(
                 sa.select(rt.c.id).where(
@@ -1012,7 +1044,7 @@ class _Sync:
                 conn, rt, self.repo_id, verdict.gone
             )
 
-        if "files" not in pr.refused:
+        if not pr.skipped("files"):
             files = pr.files()
             file_rows = self._admit(schema.pr_files, self._rows(files))
             # GitHub does not give patches here; keep the added lines a git sync stored (the
@@ -1032,7 +1064,7 @@ class _Sync:
             complete = pr.complete("files") and len(file_rows) == len(files)
             self._children(conn, pf, number, file_rows, complete)
             self.report.pr_files += len(file_rows)
-        if "closingIssuesReferences" not in pr.refused:
+        if not pr.skipped("closingIssuesReferences"):
             refs = [
                 nz.closing_ref_from_graphql(n, number)
                 for n in pr.nodes.get("closingIssuesReferences", {}).values()
