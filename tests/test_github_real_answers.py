@@ -232,6 +232,19 @@ def test_a_pr_failing_alone_is_set_aside_and_retried_with_backoff(store: Store) 
         assert_same(store, gh, REPO)
 
 
+def test_a_quarantined_pr_deleted_on_github_leaves_quarantine(store: Store) -> None:
+    with FakeGitHub(small_repo(issues=30, prs=4), token=TOKEN) as gh:
+        gh.inject("null_connections", body_contains="p32:", times=None)
+        sync(store, gh, REPO)
+        assert set(_quarantined(store)) == {32}
+        gh.delete_item(REPO, 32)
+        gh.advance(60)
+        gh.update_item(REPO, 1, title="changed")
+        report = sync(store, gh, REPO)
+        assert "#32: GitHub returned no pull request details" in report.notes
+        assert _quarantined(store) == {} and _item(store, 32)["deleted"] is True
+
+
 def test_every_pr_failing_alone_means_github_is_broken(store: Store) -> None:
     """Nothing is set aside when no PR answers: one line, as before quarantine existed."""
     with FakeGitHub(small_repo(issues=2, prs=6), token=TOKEN) as gh:
@@ -493,3 +506,53 @@ def test_an_item_gone_while_relisting_is_marked_deleted(store: Store) -> None:
         report = sync(store, gh, REPO)
         assert gh.count(path_contains="/issues/1", status=410) == 2  # listing, then the item
         assert _item(store, 1)["deleted"] is True and report.marked_deleted == 1
+
+
+def test_the_fake_answers_as_github_words_it() -> None:
+    """The fake's new answers, read raw: what the sync above is held to."""
+    import httpx
+
+    with FakeGitHub(small_repo(issues=1, prs=2), token=TOKEN) as gh:
+        headers = {"Authorization": f"Bearer {TOKEN}"}
+        query = (
+            'query { repository(owner: "acme", name: "loss") { a: pullRequest(number: 2) '
+            "{ number reviews(first: 5) { totalCount } } b: pullRequest(number: 3) { number } } }"
+        )
+
+        def ask() -> dict[str, object]:
+            return httpx.post(gh.graphql_url, headers=headers, json={"query": query}).json()
+
+        gh.inject("resource_limits", max_prs=1)
+        assert ask() == {
+            "data": {"repository": {"a": {"number": 2, "reviews": {"totalCount": 1}}, "b": None}},
+            "errors": [
+                {
+                    "type": "RESOURCE_LIMITS_EXCEEDED",
+                    "message": "Resource limits for this query exceeded.",
+                }
+            ],
+        }
+        gh.inject("forbidden", connections=("reviews",))
+        body = ask()
+        assert body["data"] == {
+            "repository": {"a": {"number": 2, "reviews": None}, "b": {"number": 3}}
+        }
+        [error] = body["errors"]  # type: ignore[misc]
+        assert error["type"] == "FORBIDDEN" and error["path"] == ["repository", "a", "reviews"]
+        assert "has enabled OAuth App access restrictions" in error["message"]
+        assert ask() == {
+            "data": {
+                "repository": {"a": {"number": 2, "reviews": {"totalCount": 1}}, "b": {"number": 3}}
+            }
+        }
+        url = f"{gh.api_url}/repos/{REPO}/issues"
+        gh.inject("secondary", status=200, api="rest")
+        limited = httpx.get(url, headers=headers)
+        assert limited.status_code == 200
+        assert "exceeded a secondary rate limit" in limited.json()["message"]
+        gh.inject("not_found", path_contains="/issues")
+        assert httpx.get(url, headers=headers).status_code == 404
+        gh.max_page = 1
+        deep = httpx.get(url, headers=headers, params={"page": 2})
+        assert deep.status_code == 422
+        assert deep.json()["message"].startswith("Pagination with the page parameter is not")

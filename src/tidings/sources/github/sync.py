@@ -737,7 +737,11 @@ class _Sync:
                 )
             ]
             held = quarantine.load(conn, self.repo_id)
-            waiting = {n: q for n, q in held.items() if not q.due and n in pending}
+            for number in set(held) - set(pending):
+                # Current (details came another way) or deleted: nothing left to retry.
+                quarantine.release(self.store, conn, self.repo_id, number)
+                del held[number]
+            waiting = {n: q for n, q in held.items() if not q.due}
             for entry in waiting.values():
                 entry.wait -= 1
                 quarantine.save(self.store, conn, self.repo_id, entry)
