@@ -529,11 +529,11 @@ def test_interrupted_sync_resumes_to_the_same_store(
     calls = {"n": 0}
     real = sync_mod._Sync._write_pr
 
-    def flaky(self: Any, conn: Any, number: int, pr: Any) -> None:
+    def flaky(self: Any, conn: Any, number: int, pr: Any, *rest: Any) -> None:
         calls["n"] += 1
         if calls["n"] == 30:
             raise Boom
-        real(self, conn, number, pr)
+        real(self, conn, number, pr, *rest)
 
     monkeypatch.setattr(sync_mod._Sync, "_write_pr", flaky)
     with pytest.raises(Boom):

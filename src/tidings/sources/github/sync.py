@@ -106,7 +106,7 @@ from tidings.sources.github.client import (
 )
 from tidings.sources.github.deletions import proven_gone
 from tidings.store import Store, schema
-from tidings.store.gaps import write_gaps
+from tidings.store.gaps import read_gaps, write_gaps
 from tidings.store.limits import EARLIEST, END, row_name, row_problem
 from tidings.store.rows import TABLES, record_rows, update_repository
 from tidings.store.teams import team_stream, write_team
@@ -294,8 +294,8 @@ class _PR:
         return [nz.file_from_graphql(n, self.number) for n in self.nodes.get("files", {}).values()]
 
     def read(self, connection: str) -> int:
-        if connection == "files":
-            return len(self.files())
+        if connection == "files" and self.rest_files:
+            return len(self.file_records)
         return len(self.nodes.get(connection, {}))
 
     @property
@@ -399,6 +399,7 @@ class _Sync:
         self.vars = {"owner": owner, "name": name}
         self.review_id = queries.REVIEW_ID_FIELDS[0]
         self._quarantined: dict[int, quarantine.Quarantined] = {}
+        self._gapped: set[int] = set()  # items with a recorded gap (store/gaps.py)
 
     def _note(self, text: str) -> None:
         if text in self.report.notes:
@@ -736,6 +737,7 @@ class _Sync:
                     .order_by(t.c.number)
                 )
             ]
+            self._gapped = set(read_gaps(conn, self.repo_id))
             held = quarantine.load(conn, self.repo_id)
             for number in set(held) - set(pending):
                 # Current (details came another way) or deleted: nothing left to retry.
@@ -794,8 +796,15 @@ class _Sync:
                 self._set_aside(suspects)
                 suspects = []
             with self.store.begin() as conn:
+                stored = dict(
+                    conn.execute(
+                        sa.select(t.c.number, t.c.updated_at).where(
+                            t.c.repo_id == self.repo_id, t.c.number.in_(list(prs))
+                        )
+                    ).all()
+                )
                 for number, pr in prs.items():
-                    self._write_pr(conn, number, pr)
+                    self._write_pr(conn, number, pr, stored.get(number))
                     if number in held:
                         quarantine.release(self.store, conn, self.repo_id, number)
             done += len(batch)
@@ -975,7 +984,10 @@ class _Sync:
                     self.report.notes.append(note)
                     log.warning("%s: %s", self.full_name, note)
 
-    def _write_pr(self, conn: Connection, number: int, pr: _PR | None) -> None:
+    def _write_pr(
+        self, conn: Connection, number: int, pr: _PR | None, stored: datetime | None = None
+    ) -> None:
+        """Write one PR's details; `stored` is its stored `updated_at`."""
         t = schema.items
         where = sa.and_(t.c.repo_id == self.repo_id, t.c.number == number)
         if pr is None:
@@ -983,7 +995,6 @@ class _Sync:
             conn.execute(t.update().where(where).values(detail_updated_at=t.c.updated_at))
             self.report.notes.append(f"#{number}: GitHub returned no pull request details")
             return
-        stored = conn.execute(sa.select(t.c.updated_at).where(where)).scalar_one()
         values = nz.pr_fields_from_graphql(pr.node)
         values.pop("number")
         for name, columns in _FIELD_COLUMNS.items():
@@ -998,7 +1009,8 @@ class _Sync:
         # pull request record's (GraphQL's), and a comment moves only the first. Keep the
         # newer, never roll back, and mark the details current for it, so the two differing
         # does not make every sync fetch them again.
-        values["updated_at"] = max(stored, values["updated_at"])
+        if stored is not None and stored > values["updated_at"]:
+            values["updated_at"] = stored
         values["detail_updated_at"] = values["updated_at"]
         problem = row_problem(t, values)
         if problem is not None:
@@ -1025,7 +1037,9 @@ class _Sync:
             if part not in pr.noted:
                 kept = "; kept what the store holds" if pr.skipped(part) else ""
                 self._note(f"#{number}: {what}{kept}")
-        write_gaps(self.store, conn, self.repo_id, number, gaps)
+        if gaps or number in self._gapped:
+            write_gaps(self.store, conn, self.repo_id, number, gaps)
+            self._gapped.discard(number)
 
         rt = schema.reviews
         if not pr.skipped("reviews"):
