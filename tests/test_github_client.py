@@ -13,7 +13,13 @@ import pytest
 
 from tidings.errors import SourceError
 from tidings.sources.github import auth, shapes
-from tidings.sources.github.client import GitHubClient, GraphQLTooLarge, NotFoundError
+from tidings.sources.github.client import (
+    GitHubClient,
+    GraphQLTooLarge,
+    NotFoundError,
+    PageTooDeep,
+    RequestFailed,
+)
 
 TOKEN = "ghp_TESTTOKEN0123456789abcdef"
 API = "https://api.example.test"
@@ -335,12 +341,34 @@ def test_graphql_shrinkable_failures_are_signalled_not_retried(
 
 def test_graphql_other_errors_are_source_errors() -> None:
     client, _ = make(
-        sequence(gql({}, [{"type": "FORBIDDEN", "message": f"nope {TOKEN}", "path": ["x"]}]))
+        sequence(gql({}, [{"type": "UNPROCESSABLE", "message": f"nope {TOKEN}", "path": ["x"]}]))
     )
     with pytest.raises(SourceError) as err:
         client.graphql("query { x }")
-    assert "FORBIDDEN" in err.value.cause
+    assert "UNPROCESSABLE" in err.value.cause
     assert_clean(err.value)
+
+
+def test_graphql_forbidden_repository_is_one_line_and_a_forbidden_field_is_kept() -> None:
+    oauth = "the `acme` organization has enabled OAuth App access restrictions"
+    client, _ = make(
+        sequence(
+            gql(
+                {"repository": None},
+                [{"type": "FORBIDDEN", "message": oauth, "path": ["repository"]}],
+            )
+        )
+    )
+    with pytest.raises(SourceError) as err:
+        client.graphql("query { x }", {"owner": "acme", "name": "w"})
+    assert err.value.cause == f"GitHub refused to show acme/w to this token: {oauth}"
+    assert "OAuth apps" in err.value.fix
+    # One field refused: the rest of the answer is used, the error handed to the caller.
+    errors = [{"type": "FORBIDDEN", "message": oauth, "path": ["repository", "p1", "reviews"]}]
+    client, sleeps = make(sequence(gql({"repository": {"p1": {"reviews": None}}}, errors)))
+    data, got = client.graphql_answer("query { x }")
+    assert data == {"repository": {"p1": {"reviews": None}}} and got == errors
+    assert sleeps == []
 
 
 def test_graphql_bad_token() -> None:
@@ -414,3 +442,83 @@ def test_graphql_check_sees_data_and_errors_and_is_retried() -> None:
 def test_graphql_without_data_is_retried_not_fatal() -> None:
     client, _ = make(sequence(httpx.Response(200, json={}), gql({"x": 1})))
     assert client.graphql("query") == {"x": 1}
+
+
+# -- what real GitHub answers that is not an outage (issue #10) -------------------------------
+
+SECONDARY = "You have exceeded a secondary rate limit. Please wait a few minutes."
+
+
+@pytest.mark.parametrize(
+    "limited",
+    [
+        httpx.Response(200, json={"message": SECONDARY}, headers={"retry-after": "7"}),
+        httpx.Response(
+            200, json={"errors": [{"message": SECONDARY}]}, headers={"retry-after": "7"}
+        ),
+    ],
+    ids=["message", "errors"],
+)
+def test_a_secondary_limit_answered_with_200_is_waited_out(limited: httpx.Response) -> None:
+    """GitHub documents "200 or 403" for secondary limits, with no RATE_LIMITED type: such an
+    answer is waited out as a limit (Retry-After here), not retried as a wrong shape."""
+    client, sleeps = make(sequence(limited, gql({"ok": 1})))
+    assert client.graphql("query { x }") == {"ok": 1}
+    assert sleeps == [7.0] and client.stats.waits == 1 and client.stats.retries == 0
+    rest, rest_sleeps = make(sequence(limited, ok([{"n": 1}])))
+    assert rest.get("/x", parse=shapes.rest_list(lambda row: row["n"])).parsed == [1]
+    assert rest_sleeps == [7.0] and rest.stats.waits == 1 and rest.stats.retries == 0
+
+
+def test_a_secondary_limit_with_200_and_no_hint_backs_off_from_the_minimum() -> None:
+    limited = httpx.Response(200, json={"message": SECONDARY})
+    client, sleeps = make(sequence(limited, limited, ok([])))
+    client.get("/x", parse=shapes.rest_list(lambda row: row))
+    assert 0.5 <= sleeps[0] <= 0.55 and 1.0 <= sleeps[1] <= 1.1
+
+
+def test_resource_limits_shrink_or_retry() -> None:
+    """RESOURCE_LIMITS_EXCEEDED comes with partial data: a caller that can split the query is
+    told so at once; otherwise it is retried like a 502, never read as the answer."""
+    partial = gql(
+        {"repository": {"p1": {"number": 1}, "p2": None}},
+        [
+            {
+                "type": "RESOURCE_LIMITS_EXCEEDED",
+                "message": "Resource limits for this query exceeded.",
+            }
+        ],
+    )
+    client, sleeps = make(sequence(partial, gql({"ok": 1})))
+    with pytest.raises(GraphQLTooLarge, match="Resource limits"):
+        client.graphql("query { x }", shrinkable=True)
+    assert sleeps == []
+    client, sleeps = make(sequence(partial, gql({"ok": 1})))
+    assert client.graphql("query { x }") == {"ok": 1}
+    assert client.stats.retries == 1
+    client, _ = make(sequence(partial))
+    with pytest.raises(RequestFailed) as err:
+        client.graphql("query { x }", what="repository totals")
+    assert err.value.cause == (
+        "GitHub kept failing repository totals: GraphQL: Resource limits for this query "
+        "exceeded. (4 tries)"
+    )
+
+
+def test_a_page_too_deep_is_its_own_error() -> None:
+    deep = httpx.Response(
+        422,
+        json={
+            "message": "Pagination with the page parameter is not supported for large "
+            "datasets, please use cursor based pagination (after/before)"
+        },
+    )
+    client, sleeps = make(sequence(deep))
+    with pytest.raises(PageTooDeep) as err:
+        client.get("/repos/o/r/issues", {"page": 300})
+    assert "GET /repos/o/r/issues this deep (422: Pagination" in err.value.cause
+    assert sleeps == []
+    other, _ = make(sequence(httpx.Response(422, json={"message": "Validation Failed"})))
+    with pytest.raises(SourceError) as plain:
+        other.get("/repos/o/r/issues")
+    assert not isinstance(plain.value, PageTooDeep)

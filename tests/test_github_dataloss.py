@@ -211,15 +211,20 @@ def test_null_connections_keep_files_and_reviews(store: Store, times: int | None
         gh.update_item(REPO, 3, title="retitled")
         gh.inject("null_connections", body_contains="p3: pullRequest", times=times)
         if times is None:
-            err = fails_in_one_line(store, gh)
-            assert "pull request details" in err.cause and "p3.reviews is null" in err.cause
+            # PR 3 fails even alone: it is set aside with a note (quarantine), nothing of it is
+            # deleted, and the sync goes on to the end.
+            report = sync(store, gh, REPO)
+            assert any(
+                n.startswith("#3: details failed even alone") and "p3.reviews is null" in n
+                for n in report.notes
+            ), report.notes
             assert deleted_rows(store) == 0
             after = stored(store, REPO)
             assert [x for x in before if x not in after] == [
                 x for x in before if '"number": 3' in x and '"kind": "pr"' in x
             ]  # only PR 3's item row moved on (its REST copy); its files and review stayed
             gh.clear_faults()
-        sync(store, gh, REPO)
+        sync(store, gh, REPO)  # a quarantined PR is tried again on the next run
         assert deleted_rows(store) == 0
         assert_same(store, gh, REPO)
 

@@ -74,14 +74,43 @@ def _pr(**overrides: Any) -> dict[str, Any]:
 def test_pr_details_null_connection_or_unexplained_null_alias() -> None:
     check = shapes.pr_details([5])
     check({"repository": {"p5": _pr()}}, [])
+    with pytest.raises(shapes.UnexpectedAnswer, match=r"p5.reviews is null"):
+        error = {"type": "NOT_FOUND", "path": ["repository", "p5", "reviews"]}
+        check({"repository": {"p5": _pr(reviews=None)}}, [error])
+    with pytest.raises(shapes.UnexpectedAnswer, match=r"p5.labels is null"):
+        check({"repository": {"p5": _pr(labels=None)}}, [])
     with pytest.raises(shapes.UnexpectedAnswer, match=r"p5.files is null"):
-        error = {"type": "NOT_FOUND", "path": ["repository", "p5", "files"]}
-        check({"repository": {"p5": _pr(files=None)}}, [error])
+        node = _pr()
+        del node["files"]  # absent is not null
+        check({"repository": {"p5": node}}, [])
     with pytest.raises(shapes.UnexpectedAnswer, match="p5 is null without a NOT_FOUND"):
         check({"repository": {"p5": None}}, [])
     check({"repository": {"p5": None}}, [{"type": "NOT_FOUND", "path": ["repository", "p5"]}])
     with pytest.raises(shapes.UnexpectedAnswer, match=r"p5.reviews node 1 lacks 'databaseId'"):
         check({"repository": {"p5": _pr(reviews=conn([{"state": "APPROVED"}]))}}, [])
+    # A null id is GitHub's to send (the sync looks it up by node id); an absent one is not.
+    check(
+        {
+            "repository": {
+                "p5": _pr(reviews=conn([{"id": "R", "fullDatabaseId": None, "state": "APPROVED"}]))
+            }
+        },
+        [],
+    )
+
+
+def test_pr_details_nulls_github_really_sends() -> None:
+    """`files: null` with no error (a very large PR: the sync lists its files by REST), and a
+    connection null with a FORBIDDEN error naming it (an organisation restricting OAuth apps:
+    the sync keeps what it holds) are real answers, not wrong shapes."""
+    check = shapes.pr_details([5])
+    check({"repository": {"p5": _pr(files=None, changedFiles=0)}}, [])
+    refused = {"type": "FORBIDDEN", "path": ["repository", "p5", "reviews"], "message": "OAuth"}
+    check({"repository": {"p5": _pr(reviews=None)}}, [refused])
+    assert shapes.forbidden_at([refused], ["repository", "p5", "reviews"]) == "OAuth"
+    assert shapes.forbidden_at([refused], ["repository", "p5", "labels"]) is None
+    with pytest.raises(shapes.UnexpectedAnswer, match=r"p5.labels is null"):
+        check({"repository": {"p5": _pr(labels=None)}}, [refused])
 
 
 def test_deletions_need_a_complete_consistent_plausible_listing() -> None:

@@ -302,9 +302,9 @@ class MiniGitHub:
                     "reviewThreads",
                 ):
                     size = 50 if name == "closingIssuesReferences" else 100
+                    # GitHub stops a PR's files, and their totalCount, at 3,000: only
+                    # `changedFiles` tells how many there are.
                     node[name] = self._connection(self._nested(int(number), name), size, None)
-                    if name == "files":
-                        node[name]["totalCount"] = len(self.files[int(number)])
             repo[f"p{alias}"] = node
             if node is None:
                 # As GitHub does: a null alias comes with a NOT_FOUND error naming it.
@@ -314,8 +314,6 @@ class MiniGitHub:
             query,
         ):
             conn = self._connection(self._nested(int(number), name), int(first), after)
-            if name == "files":
-                conn["totalCount"] = len(self.files[int(number)])
             repo[f"c{alias}"] = {name: conn}
         if "issues { totalCount }" in query:
             kinds = ["pull_request" in i for i in self.issues.values()]
@@ -489,7 +487,9 @@ def test_big_pr_fully_fetched(db: Store, gh: MiniGitHub) -> None:
     assert len(rows(db, schema.reviews, number=1)) == 150
     assert len(rows(db, schema.pr_files, number=1)) == 320
     assert len(rows(db, schema.pr_files, number=2)) == 3000
-    assert any("#2: 3000 of 3100 files" in note for note in report.notes)
+    # Found by `changedFiles`, since GitHub's totalCount stops at 3,000 with the list.
+    assert any("#2: 3000 of 3100 files available" in note for note in report.notes)
+    assert rows(db, schema.items, number=2)[0]["changed_files"] == 3100
 
 
 def test_graphql_batch_shrinks_and_grows(
@@ -529,11 +529,11 @@ def test_interrupted_sync_resumes_to_the_same_store(
     calls = {"n": 0}
     real = sync_mod._Sync._write_pr
 
-    def flaky(self: Any, conn: Any, number: int, pr: Any) -> None:
+    def flaky(self: Any, conn: Any, number: int, pr: Any, *rest: Any) -> None:
         calls["n"] += 1
         if calls["n"] == 30:
             raise Boom
-        real(self, conn, number, pr)
+        real(self, conn, number, pr, *rest)
 
     monkeypatch.setattr(sync_mod._Sync, "_write_pr", flaky)
     with pytest.raises(Boom):

@@ -13,13 +13,20 @@ background thread, logs every request, and injects the faults a real sync meets:
 
 - Log: `requests`, `count(api=, status=, path_contains=, not_modified=)`, `reset_log()`.
 - Faults: `inject(kind, api=, path_contains=, body_contains=, times=1, skip=0, ...)` with kinds
-  "429", "secondary", "primary", "502", "timeout", "truncated", "mutate", "graphql_heavy", and
-  the well-formed-HTTP-but-wrong answers "bad_body", "null_repository", "zero_totals",
+  "429", "secondary" (`status=200` for GitHub's 200-with-a-message form), "primary", "502",
+  "timeout", "truncated", "mutate", "graphql_heavy", "not_found" (a 404), GitHub's partial
+  GraphQL answers "resource_limits" (RESOURCE_LIMITS_EXCEEDED, optionally only above `max_prs`
+  PRs or `max_nodes` nodes) and "forbidden" (FORBIDDEN on named fields, left null), and the
+  well-formed-HTTP-but-wrong answers "bad_body", "null_repository", "zero_totals",
   "null_connections"; `graphql_max_prs = N` as a standing rule; `on_request(callback)`;
   `clear_faults()`.
 - Data variants real GitHub sends: `null_review_ids` (reviews whose `fullDatabaseId` and
   `databaseId` answer null), `label_strings` (REST labels as bare names), `null_rest_users`
-  (`user: null` for a deleted account); `set_team(org, slug, logins)` for team listings.
+  (`user: null` for a deleted account), `max_page` (REST listings answer 422 beyond that
+  page), `graphql_files_limit` (a PR with more files answers GraphQL `files: null,
+  changedFiles: 0`), `split_update_times` (a comment moves a PR's issue record's `updated_at`,
+  not its pull request record's); `set_team(org, slug, logins)` for team listings. GitHub's
+  3,000-file cap (list and `totalCount`) is always on.
 - Mutations at `clock` (default: newest timestamp in the data + 1 h; `advance(seconds)`):
   `update_item`, `add_item`, `delete_item`, `add_comment`, `edit_comment`, `delete_comment`,
   `add_review`, `add_review_comment`, `delete_review_comment`. The repository argument may be
@@ -110,9 +117,21 @@ FAULT_KINDS: tuple[str, ...] = (
     "null_repository",
     "zero_totals",
     "null_connections",
+    # What real GitHub answers that is not an outage: a 404 for one request, and GraphQL's
+    # partial answers, `data` plus `errors`.
+    "not_found",
+    "resource_limits",
+    "forbidden",
 )
 CORRUPTIONS = ("bad_body", "null_repository", "zero_totals", "null_connections")
-GRAPHQL_ONLY = ("graphql_heavy", "null_repository", "zero_totals", "null_connections")
+GRAPHQL_ONLY = (
+    "graphql_heavy",
+    "null_repository",
+    "zero_totals",
+    "null_connections",
+    "resource_limits",
+    "forbidden",
+)
 
 WEB = "https://github.com"
 REST_DOCS = "https://docs.github.com/rest"
@@ -128,6 +147,24 @@ TIMEOUT_MESSAGE = (
     "We couldn't respond to your request in time. Sorry about that. Please try resubmitting "
     "your request and contact us if the problem persists."
 )
+RESOURCE_LIMITS_MESSAGE = "Resource limits for this query exceeded."
+PAGE_TOO_DEEP_MESSAGE = (
+    "Pagination with the page parameter is not supported for large datasets, please use cursor "
+    "based pagination (after/before)"
+)
+
+
+def oauth_restricted(org: str) -> str:
+    """GitHub's FORBIDDEN message for an organisation restricting OAuth apps."""
+    return (
+        "Although you appear to have the correct authorization credentials, the "
+        f"`{org}` organization has enabled OAuth App access restrictions, meaning that data "
+        "access to third-parties is limited. For more information on these restrictions, "
+        "including how to enable this app, visit "
+        "https://docs.github.com/articles/restricting-access-to-your-organization-s-data/"
+    )
+
+
 GRAPHQL_TIMEOUT_MESSAGE = (
     "Something went wrong while executing your query. This may be the result of a timeout, or "
     "it could be a GitHub bug. Please include `0400:3E5A:1F2B3C:2A4B5C:67A0B1C2` when reporting "
@@ -312,9 +349,10 @@ class Fault:
     status: int | None = None
     html: bool = False
     action: Callable[[FakeGitHub], object] | None = None
-    max_prs: int | None = None  # "graphql_heavy" only
+    max_prs: int | None = None  # "graphql_heavy", "resource_limits"
+    max_nodes: int | None = None  # "resource_limits": only queries asking for more nodes
     payload: Any = None  # "bad_body": the JSON served instead ({} when None)
-    connections: tuple[str, ...] = ("files", "reviews")  # "null_connections"
+    connections: tuple[str, ...] = ("files", "reviews")  # "null_connections", "forbidden"
     skip: int = 0  # let this many matching requests through first
     hits: int = 0
     skipped: int = 0
@@ -391,6 +429,9 @@ class _Repo:
     # Review-thread resolution has no field in the records: the ids of the top-level review
     # comments whose threads are unresolved (every other thread is resolved).
     unresolved: set[int] = field(default_factory=set)
+    # A PR's pull request record's own updated_at, where it lags its issue record's (the
+    # item's `updated_at`): see FakeGitHub.split_update_times.
+    pull_updated: dict[int, datetime] = field(default_factory=dict)
 
     @property
     def full_name(self) -> str:
@@ -546,6 +587,15 @@ class FakeGitHub:
         self.null_review_ids: set[int] = set()  # `fullDatabaseId`/`databaseId` answer null
         self.label_strings = False  # REST issues list their labels as bare name strings
         self.null_rest_users = False  # a deleted account is `user: null`, not the ghost user
+        # REST listings answer 422 ("Pagination with the page parameter is not supported for
+        # large datasets") for `page=` beyond this. None: any page.
+        self.max_page: int | None = None
+        # A PR with more files than this answers GraphQL `files: null` and `changedFiles: 0`,
+        # with no error, as GitHub does for very large PRs (REST still lists 3,000).
+        self.graphql_files_limit: int | None = None
+        # A comment on a PR moves its issue record's `updated_at` (REST issues, `comments`)
+        # but not its pull request record's (GraphQL `updatedAt`, REST /pulls/N).
+        self.split_update_times = False
         self._lock = threading.RLock()
         self._repos: dict[str, _Repo] = {}
         self._teams: dict[str, list[str]] = {}  # "org/slug" (lower case) -> member logins
@@ -891,6 +941,7 @@ class FakeGitHub:
                     values["state_reason"] = "reopened"
             updated = self._normal_item(data, r.ItemRecord.model_validate(values))
             data.items[updated.number] = updated
+            data.pull_updated.pop(updated.number, None)  # an edit moves both records
             self._fill_pr_defaults(data)
             return updated.model_copy(deep=True)
 
@@ -974,6 +1025,8 @@ class FakeGitHub:
             )
             data.comments[comment.id] = self._normal_comment(data, comment)
             item.comments_count += 1
+            if self.split_update_times and item.kind == "pr":
+                data.pull_updated.setdefault(item.number, item.updated_at)
             item.updated_at = now
             return comment.model_copy(deep=True)
 
@@ -1189,6 +1242,7 @@ class FakeGitHub:
         html: bool = False,
         action: Callable[[FakeGitHub], object] | None = None,
         max_prs: int | None = None,
+        max_nodes: int | None = None,
         payload: Any = None,
         connections: tuple[str, ...] = ("files", "reviews"),
         skip: int = 0,
@@ -1212,6 +1266,13 @@ class FakeGitHub:
         "null_connections" sets the named `connections` of every aliased PR to null, each with
         a nested NOT_FOUND error. The GraphQL kinds match GraphQL requests only.
         `skip=N` lets the first N matching requests through (e.g. the second issues page).
+
+        Real answers that are not outages: "not_found" answers 404 as for a missing resource;
+        "secondary" with `status=200` is GitHub's 200-with-a-message secondary limit;
+        "resource_limits" answers a query that selects more than `max_prs` PRs or asks for more
+        than `max_nodes` nodes (either, when given) with its data, some of it nulled, and a
+        RESOURCE_LIMITS_EXCEEDED error; "forbidden" nulls the named `connections` (or fields) of
+        every aliased PR, each with a FORBIDDEN error in GitHub's OAuth-restriction words.
         """
         if fault not in FAULT_KINDS:
             raise ValueError(f"unknown fault {fault!r}: use one of {', '.join(FAULT_KINDS)}")
@@ -1234,6 +1295,7 @@ class FakeGitHub:
             html=html,
             action=action,
             max_prs=max_prs,
+            max_nodes=max_nodes,
             payload=payload,
             connections=connections,
             skip=skip,
@@ -1251,7 +1313,7 @@ class FakeGitHub:
             mutations: list[Fault] = []
             chosen: Fault | None = None
             for fault in self._faults:
-                if fault.kind == "graphql_heavy" or not fault.matches(request):
+                if fault.kind in ("graphql_heavy", "resource_limits") or not fault.matches(request):
                     continue
                 if fault.skipped < fault.skip:
                     fault.skipped += 1
@@ -1294,12 +1356,15 @@ class FakeGitHub:
                 self._stopping.wait(fault.hang)
             if fault is not None and fault.kind in ("429", "secondary", "primary", "502"):
                 response = self._fault_response(fault, request)
+            elif fault is not None and fault.kind == "not_found":
+                response = self._rest_error(404, "Not Found")
+                response.fault = fault.kind
             else:
                 try:
                     response = self._route(request)
                 except _HTTPError as error:
                     response = self._rest_error(error.status, error.message)
-                if fault is not None and fault.kind in CORRUPTIONS:
+                if fault is not None and fault.kind in (*CORRUPTIONS, "forbidden"):
                     response = _corrupt(fault, response)
                 elif fault is not None:
                     response.fault = fault.kind
@@ -1426,6 +1491,8 @@ class FakeGitHub:
         per_page = _int_param(request.query.get("per_page"), 30)
         per_page = min(per_page if per_page >= 1 else 30, self.per_page_max)
         page = max(1, _int_param(request.query.get("page"), 1))
+        if self.max_page is not None and page > self.max_page:
+            raise _HTTPError(422, PAGE_TOO_DEEP_MESSAGE)
         pages = max(1, -(-len(rows) // per_page))
         chunk = rows[(page - 1) * per_page : page * per_page]
         return self._ok(request, [render(row) for row in chunk], self._link(request, page, pages))
@@ -1600,7 +1667,7 @@ class FakeGitHub:
             "milestone": None,
             "active_lock_reason": None,
             "created_at": _iso(item.created_at),
-            "updated_at": _iso(item.updated_at),
+            "updated_at": _iso(repo.pull_updated.get(item.number, item.updated_at)),
             "closed_at": _iso(item.closed_at),
             "merged_at": _iso(item.merged_at),
             "merge_commit_sha": item.merge_commit_sha,
@@ -1925,6 +1992,7 @@ class FakeGitHub:
             body = {"data": None, "errors": [{"message": GRAPHQL_TIMEOUT_MESSAGE}]}
             return _Response(502, _json(body), headers, fault="graphql_heavy")
         cost, nodes = _query_cost(document, variables)
+        limited = self._resource_limited(request, _count_fields(document, "pullRequest"), nodes)
         context = _Context(self, cost=cost, node_count=nodes)
         with self._lock:
             self._graphql.charge(cost)
@@ -1944,7 +2012,35 @@ class FakeGitHub:
             out["data"] = result.data
         if result.errors:
             out["errors"] = [_format_error(e) for e in result.errors]
+        if limited:
+            # GitHub stops a query over its resource limits part-way: what it got to stays,
+            # the rest is null, and one error says why (no path).
+            repo = (out.get("data") or {}).get("repository")
+            if isinstance(repo, dict):
+                aliases = [k for k, v in repo.items() if isinstance(v, dict)]
+                for alias in aliases[len(aliases) // 2 :]:
+                    repo[alias] = None
+            out.setdefault("errors", []).append(
+                {"type": "RESOURCE_LIMITS_EXCEEDED", "message": RESOURCE_LIMITS_MESSAGE}
+            )
+            return _Response(200, _json(out), headers, fault="resource_limits")
         return _Response(200, _json(out), headers)
+
+    def _resource_limited(self, request: Request, prs: int, nodes: int) -> bool:
+        with self._lock:
+            for fault in self._faults:
+                if fault.kind != "resource_limits" or not fault.matches(request):
+                    continue
+                if fault.max_prs is not None and prs <= fault.max_prs:
+                    continue
+                if fault.max_nodes is not None and nodes <= fault.max_nodes:
+                    continue
+                if fault.skipped < fault.skip:
+                    fault.skipped += 1
+                    continue
+                fault.hits += 1
+                return True
+            return False
 
     def _too_heavy(self, request: Request, prs: int) -> bool:
         with self._lock:
@@ -2188,7 +2284,14 @@ class FakeGitHub:
             keyed = sorted(((rv.id,), rv) for rv in rows)
             return _connection(ctx, info, args, keyed, lambda rv: self._gql_review(ctx, repo, rv))
 
+        huge = (
+            self.graphql_files_limit is not None
+            and len(repo.files.get(number, {})) > self.graphql_files_limit
+        )
+
         def files(info: GraphQLResolveInfo, **args: Any) -> dict[str, Any] | None:
+            if huge:
+                return None  # GitHub gives up on a very large PR's files, with no error
             rows = repo.pr_files(number)
             keyed = [((n,), f) for n, f in enumerate(rows)]
             return _connection(ctx, info, args, keyed, _gql_file)
@@ -2230,9 +2333,10 @@ class FakeGitHub:
             "merged": bool(item.merged),
             "mergedBy": merged_by,
             "mergeCommit": _gql_commit(sha) if sha else None,
+            "updatedAt": _iso(repo.pull_updated.get(number, item.updated_at)),
             "additions": item.additions or 0,
             "deletions": item.deletions or 0,
-            "changedFiles": item.changed_files or 0,
+            "changedFiles": 0 if huge else item.changed_files or 0,
             "commits": commits,
             "baseRefName": item.base_ref or "",
             "headRefName": item.head_ref or "",
@@ -2407,6 +2511,24 @@ def _corrupt(fault: Fault, real: _Response) -> _Response:
         return real  # nothing of the kind to corrupt (an error answer): served as it was
     if fault.kind == "zero_totals":
         _zero_counts(repo)
+    elif fault.kind == "forbidden":
+        errors = body.setdefault("errors", [])
+        org = str(fault.payload or "acme")
+        for alias, node in repo.items():
+            if not isinstance(node, dict):
+                continue
+            for name in fault.connections:
+                if name in node:
+                    node[name] = None
+                    errors.append(
+                        {
+                            "type": "FORBIDDEN",
+                            "path": ["repository", alias, name],
+                            "extensions": {"saml_failure": False},
+                            "locations": [{"line": 1, "column": 1}],
+                            "message": oauth_restricted(org),
+                        }
+                    )
     else:  # "null_connections"
         errors = body.setdefault("errors", [])
         for alias, node in repo.items():

@@ -17,6 +17,7 @@ from sqlalchemy.engine import Connection
 
 from tidings.facts.roles import Roles
 from tidings.store import schema
+from tidings.store.gaps import read_gaps
 
 # An issue's or PR's state as reports show it: a merged PR is "merged", not "closed".
 ItemState = Literal["open", "closed", "merged"]
@@ -99,6 +100,9 @@ class WindowData:
     maintainer_replied: set[int] = field(default_factory=set)  # active items, any time
     roles: Roles = field(default_factory=Roles)  # who is a maintainer, and why
     first_review_at: dict[int, datetime] = field(default_factory=dict)  # PR -> first review
+    # PRs whose file list GitHub would not give in full (more than 3,000 files): `files`
+    # holds what it gave, the item's `changed_files` the true count (store/gaps.py).
+    files_cut: set[int] = field(default_factory=set)
 
     def in_window(self, when: datetime | None) -> bool:
         return when is not None and self.start <= when < self.end
@@ -237,6 +241,9 @@ def load_window(
                 )
             )
     data.files = dict(files)
+    data.files_cut = {n for n, gaps in read_gaps(conn, repo_id).items() if "files" in gaps} & set(
+        merged
+    )
 
     active = sorted(data.active)
     if active:

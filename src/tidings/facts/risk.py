@@ -25,6 +25,7 @@ from sqlalchemy.engine import Connection
 
 from tidings.globs import any_match
 from tidings.store import schema
+from tidings.store.gaps import read_gaps
 
 if TYPE_CHECKING:  # config.py reads RISK_TAGS from here, so only type checkers import it back
     from tidings.config import RepoConfig
@@ -113,6 +114,9 @@ class MergedPR:
     reviews: int
     unresolved_threads: int | None
     files: tuple[PRFile, ...] = field(default_factory=tuple)
+    # The PR's true changed-file count where `files` is only part of its list (GitHub lists at
+    # most 3,000; store/gaps.py), else None.
+    files_total: int | None = None
 
     @property
     def additions(self) -> int:
@@ -308,6 +312,7 @@ def load_merged(conn: Connection, repo_id: int, start: datetime, end: datetime) 
             it.c.source,
             it.c.detail_updated_at,
             it.c.unresolved_threads,
+            it.c.changed_files,
         )
         .where(
             it.c.repo_id == repo_id,
@@ -323,6 +328,7 @@ def load_merged(conn: Connection, repo_id: int, start: datetime, end: datetime) 
     approvers: dict[int, set[str]] = {n: set() for n in numbers}
     reviews: dict[int, int] = dict.fromkeys(numbers, 0)
     merged_at = {r.number: r.merged_at for r in rows}
+    cut = {n for n, gaps in read_gaps(conn, repo_id).items() if "files" in gaps}
     authors = {r.number: r.author for r in rows}
     for chunk in _chunks(numbers):
         for row in conn.execute(
@@ -373,6 +379,7 @@ def load_merged(conn: Connection, repo_id: int, start: datetime, end: datetime) 
             reviews=reviews[r.number],
             unresolved_threads=r.unresolved_threads,
             files=tuple(files[r.number]),
+            files_total=r.changed_files if r.number in cut else None,
         )
         for r in rows
     ]

@@ -411,6 +411,9 @@ class _Writer:
                     additions=item.additions,
                     deletions=item.deletions,
                     changed_files=item.changed_files,
+                    files_listed=len(self.data.files.get(s.number, []))
+                    if s.number in self.data.files_cut
+                    else None,
                     top_dirs=list(s.top_dirs),
                     linked_issues=sorted(self.data.closes.get(s.number, [])),
                     what_changed=self.prose(("pr", s.number), what),

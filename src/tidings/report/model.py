@@ -141,6 +141,9 @@ class KeyChange(_Model):
     additions: int
     deletions: int
     changed_files: int
+    # How many of them GitHub listed, only where it listed fewer (it stops at 3,000 files):
+    # `top_dirs` and the file-based facts then stand on a partial list.
+    files_listed: int | None = Field(default=None, exclude_if=lambda v: v is None)
     top_dirs: list[str]
     linked_issues: list[int]
     what_changed: Prose

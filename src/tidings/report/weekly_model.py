@@ -74,6 +74,9 @@ class WeeklyPR(_Model):
     additions: int
     deletions: int
     changed_files: int
+    # How many of them GitHub listed, only where it listed fewer (it stops at 3,000 files):
+    # the line counts, `top_dirs` and the risk rules then stand on a partial list.
+    files_listed: int | None = Field(default=None, exclude_if=lambda v: v is None)
     top_dirs: list[str]
     score: float  # importance, facts/importance.py
     score_parts: dict[str, float]

@@ -7,6 +7,13 @@ a secondary limit honours `Retry-After` or backs off from a one-minute minimum. 
 than `max_wait` stops the sync with a message saying when the limit resets, because sleeping
 for most of an hour inside a cron job is worse than failing clearly.
 
+GitHub also answers some secondary limits with HTTP 200 and only a message ("You have exceeded
+a secondary rate limit"), no `RATE_LIMITED` type: such an answer is waited out the same way,
+never read as data. A GraphQL query too heavy for GitHub (`RESOURCE_LIMITS_EXCEEDED`, a
+gateway error or a timeout) is handed back to a caller that can split it (`shrinkable`);
+`FORBIDDEN` on one field (an organisation restricting OAuth apps) leaves that field null and
+the rest of the answer usable, so the caller gets both (`graphql_answer`).
+
 An answer that is valid HTTP but not the shape the caller expects (`{}` for a listing, a null
 repository, a null connection) is retried the same way when the caller passes a parser or a
 check (shapes.py), and then fails with one line: it is never read as "empty".
@@ -21,7 +28,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 import httpx
@@ -76,7 +83,14 @@ class NotFoundError(SourceError):
     """GitHub answered 404/410: the caller knows what was missing and rephrases."""
 
 
-class GraphQLQueryError(SourceError):
+class RequestFailed(SourceError):
+    """One request kept failing in a way that may be about what it asked for rather than about
+    GitHub as a whole: a wrong-shaped answer, a 5xx, a timeout, a refused GraphQL query. A
+    caller that can set the request's subject aside (one PR's details) may do so; the rest
+    (a bad token, a rate limit, no network) are plain SourceErrors that stop the sync."""
+
+
+class GraphQLQueryError(RequestFailed):
     """GitHub refused a GraphQL query (an unknown field, a bad argument): `messages` says why."""
 
     def __init__(self, cause: str, fix: str, messages: list[str]) -> None:
@@ -84,9 +98,14 @@ class GraphQLQueryError(SourceError):
         self.messages = messages
 
 
+class PageTooDeep(SourceError):
+    """GitHub refused a `page=` this deep (422: "Pagination with the page parameter is not
+    supported for large datasets"): the caller must move its `since` key instead."""
+
+
 class GraphQLTooLarge(Exception):
-    """A GraphQL query hit a gateway error or timeout and was not retried: the caller asked to
-    be told so it can split the query (`shrinkable=True`)."""
+    """A GraphQL query hit a gateway error, a timeout or GitHub's resource limits and was not
+    retried: the caller asked to be told so it can split the query (`shrinkable=True`)."""
 
 
 class _Retry(Exception):
@@ -196,6 +215,7 @@ class GitHubClient:
                 return Response(304, None, resp.headers, url)
             self._raise_for_status(resp, what, state)
             body = self._json(resp, what)
+            self._raise_for_limit_message(resp, body, state)
             parsed = None
             if parse is not None:
                 try:
@@ -215,14 +235,30 @@ class GitHubClient:
         check: GraphQLCheck | None = None,
         what: str = "GraphQL query",
     ) -> dict[str, Any]:
-        """Run a query and return its `data`. Asks for nothing itself: include
-        `rateLimit { remaining resetAt cost }` in the query so the budget can be tracked.
+        """Run a query and return its `data` (see `graphql_answer`)."""
+        return self.graphql_answer(query, variables, shrinkable=shrinkable, check=check, what=what)[
+            0
+        ]
 
-        NOT_FOUND errors below the repository (a missing alias) leave that alias null; a
-        missing repository is a SourceError. With `shrinkable`, a gateway error or timeout
-        raises GraphQLTooLarge at once instead of being retried at the same size. `check(data,
-        errors)` (shapes.py) vets the answer: an `UnexpectedAnswer` is retried, then raised
-        as a SourceError naming `what`.
+    def graphql_answer(
+        self,
+        query: str,
+        variables: Mapping[str, Any] | None = None,
+        *,
+        shrinkable: bool = False,
+        check: GraphQLCheck | None = None,
+        what: str = "GraphQL query",
+    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """Run a query and return its `data` and the errors that left parts of it null.
+        Asks for nothing itself: include `rateLimit { remaining resetAt cost }` in the query
+        so the budget can be tracked.
+
+        NOT_FOUND errors below the repository (a missing alias) and FORBIDDEN ones (a field
+        the token may not read) leave that part null; a missing or forbidden repository is a
+        SourceError. With `shrinkable`, a gateway error, timeout or RESOURCE_LIMITS_EXCEEDED
+        raises GraphQLTooLarge at once instead of being retried at the same size.
+        `check(data, errors)` (shapes.py) vets the answer: an `UnexpectedAnswer` is retried,
+        then raised as a SourceError naming `what`.
         """
         variables = dict(variables or {})
         repo = (
@@ -231,7 +267,7 @@ class GitHubClient:
             else "the repository"
         )
 
-        def attempt(state: _CallState) -> dict[str, Any]:
+        def attempt(state: _CallState) -> tuple[dict[str, Any], list[dict[str, Any]]]:
             self._await_budget("graphql")
             self.stats.graphql_requests += 1
             try:
@@ -249,11 +285,13 @@ class GitHubClient:
             body = self._json(resp, what)
             if not isinstance(body, dict):
                 raise _Retry(_TRUNCATED, "GraphQL answer is not an object")
+            if "data" not in body:
+                self._raise_for_limit_message(resp, body, state)
             data = body.get("data")
             errors = body.get("errors") or []
             if not isinstance(errors, list) or not all(isinstance(e, dict) for e in errors):
                 raise _Retry(_SHAPE, "GraphQL `errors` is not a list of objects")
-            self._check_graphql_errors(errors, data, repo, resp, shrinkable)
+            self._check_graphql_errors(errors, repo, resp, shrinkable, state)
             if not isinstance(data, dict):
                 raise _Retry(_SHAPE, "GraphQL answer has no data")
             self._note_graphql_budget(data.get("rateLimit"))
@@ -262,9 +300,9 @@ class GitHubClient:
                     check(data, errors)
                 except UnexpectedAnswer as exc:
                     raise _Retry(_SHAPE, str(exc)) from exc
-            return data
+            return data, errors
 
-        return self._call(attempt, what)
+        return cast(tuple[dict[str, Any], list[dict[str, Any]]], self._call(attempt, what))
 
     # -- the retry loop ------------------------------------------------------------------
 
@@ -321,18 +359,18 @@ class GitHubClient:
                 f"cannot reach {self.host}",
                 "check the network connection and github.api_url in tidings.toml",
             )
-        if exc.kind == _TIMEOUT:
-            return SourceError(
-                f"{self.host} did not answer {what} within {self.timeout:g}s ({tries} tries)",
-                "try again later or raise github.timeout in tidings.toml",
-            )
         if exc.kind in (_PRIMARY, _SECONDARY):
             return SourceError(
                 f"GitHub kept rate-limiting {what} ({tries} tries)",
                 "wait a while and run again; lower concurrency if other tools share the token",
             )
+        if exc.kind == _TIMEOUT:
+            return RequestFailed(
+                f"{self.host} did not answer {what} within {self.timeout:g}s ({tries} tries)",
+                "try again later or raise github.timeout in tidings.toml",
+            )
         if exc.kind == _SHAPE:
-            return SourceError(
+            return RequestFailed(
                 redact(
                     f"GitHub kept answering {what} in an unexpected shape: {exc.reason} "
                     f"({tries} tries)"
@@ -340,7 +378,7 @@ class GitHubClient:
                 "nothing was deleted or skipped because of it; run the sync again later "
                 "(see githubstatus.com) and report it if it persists",
             )
-        return SourceError(
+        return RequestFailed(
             redact(f"GitHub kept failing {what}: {exc.reason} ({tries} tries)"),
             "GitHub may be having trouble (see githubstatus.com); run the sync again later",
         )
@@ -398,10 +436,28 @@ class GitHubClient:
             )
         if status >= 500:
             raise _Retry(_SERVER, f"HTTP {status}")
+        if status == 422 and "pagination" in message.lower():
+            raise PageTooDeep(
+                redact(f"GitHub refused {what} this deep (422: {message})"),
+                "page by `since` rather than by page number",
+            )
         raise SourceError(
             redact(f"GitHub refused {what} (HTTP {status}: {message or 'no message'})"),
             "this is probably a bug in tidings; please report it",
         )
+
+    def _raise_for_limit_message(self, resp: httpx.Response, body: Any, state: _CallState) -> None:
+        """A 200 whose body is only a rate-limit message: GitHub answers some secondary limits
+        this way (documented as "200 or 403") with no `RATE_LIMITED` type; wait it out."""
+        if not isinstance(body, dict):
+            return
+        messages = [body.get("message")]
+        errors = body.get("errors")
+        if isinstance(errors, list):
+            messages += [e.get("message") for e in errors if isinstance(e, dict)]
+        for message in messages:
+            if isinstance(message, str) and _is_limit_message(message):
+                self._raise_rate_limit(resp, message, state)
 
     def _raise_rate_limit(self, resp: httpx.Response, message: str, state: _CallState) -> None:
         headers = resp.headers
@@ -416,7 +472,7 @@ class GitHubClient:
             wait = max(1.0, reset - self._clock() + 1.0) if reset else self.secondary_min_wait
             self._check_wait(wait, reset or self._clock() + wait)
             raise _Retry(_PRIMARY, "primary rate limit exhausted", wait)
-        if resp.status_code == 429 or "rate limit" in lowered or "abuse" in lowered:
+        if resp.status_code == 429 or _is_limit_message(message):
             # No hint from GitHub: at least a minute, doubling on each repeat.
             wait = self.secondary_min_wait * 2**state.secondary_hits
             wait += random.uniform(0, wait / 10)
@@ -427,15 +483,16 @@ class GitHubClient:
     def _check_graphql_errors(
         self,
         errors: list[dict[str, Any]],
-        data: Any,
         repo: str,
         resp: httpx.Response,
         shrinkable: bool,
+        state: _CallState,
     ) -> None:
         for error in errors:
             kind = str(error.get("type") or "")
             message = str(error.get("message") or "")
             path = error.get("path") or []
+            lowered = message.lower()
             if kind == "NOT_FOUND":
                 if len(path) <= 1:
                     raise SourceError(
@@ -443,12 +500,24 @@ class GitHubClient:
                         "check the name (OWNER/NAME) and the token's access",
                     )
                 continue
+            if kind == "FORBIDDEN":
+                if len(path) <= 1:
+                    raise SourceError(
+                        redact(f"GitHub refused to show {repo} to this token: {message}"),
+                        "check the token's access (an organisation may restrict OAuth apps)",
+                    )
+                continue  # one field refused: it is null and the caller records it missing
             if kind == "RATE_LIMITED":
                 reset = _seconds(resp.headers.get("x-ratelimit-reset", "0"))
                 wait = max(1.0, reset - self._clock() + 1.0) if reset else self.secondary_min_wait
                 self._check_wait(wait, reset or self._clock() + wait)
                 raise _Retry(_PRIMARY, "GraphQL rate limit exhausted", wait)
-            lowered = message.lower()
+            if _is_limit_message(message):
+                self._raise_rate_limit(resp, message, state)
+            if kind == "RESOURCE_LIMITS_EXCEEDED" or "resource limits" in lowered:
+                if shrinkable:
+                    raise GraphQLTooLarge(message or kind)
+                raise _Retry(_SERVER, f"GraphQL: {message or kind}")
             if "timeout" in lowered or "something went wrong" in lowered:
                 if shrinkable:
                     raise GraphQLTooLarge(message)
@@ -512,6 +581,13 @@ class GitHubClient:
             f"GitHub rate limit exhausted until {when} (in {wait / 60:.0f} min)",
             "run the sync again after that time, or raise github.max_wait in tidings.toml",
         )
+
+
+def _is_limit_message(message: str) -> bool:
+    """GitHub's wording for a secondary limit ("You have exceeded a secondary rate limit",
+    older "abuse detection mechanism"), which may come with any status, 200 included."""
+    lowered = message.lower()
+    return "rate limit" in lowered or "abuse" in lowered
 
 
 def _seconds(value: str) -> float:

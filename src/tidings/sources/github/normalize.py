@@ -284,6 +284,34 @@ def file_from_graphql(node: JSON, number: int) -> PRFileRecord:
     )
 
 
+def file_from_rest(row: JSON, number: int) -> PRFileRecord:
+    """A row of REST `GET /pulls/{n}/files` (the fallback when GraphQL answers `files: null`
+    for a very large PR)."""
+    path = row["filename"]
+    if not isinstance(path, str):
+        raise TypeError("a file's filename must be a string")
+    return PRFileRecord(
+        number=number,
+        path=path,
+        previous_path=row.get("previous_filename"),
+        status=row.get("status"),
+        additions=row.get("additions"),
+        deletions=row.get("deletions"),
+    )
+
+
+def pull_sizes_from_rest(pull: JSON) -> dict[str, int]:
+    """REST `GET /pulls/{n}`'s own counts: `changed_files` is the true number of changed files
+    even where GitHub lists only 3,000 of them (or GraphQL answers `changedFiles: 0`)."""
+    out: dict[str, int] = {}
+    for key in ("changed_files", "additions", "deletions"):
+        value = pull[key]
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise ValueError(f"{key} is not a count")
+        out[key] = value
+    return out
+
+
 def unresolved_threads(nodes: Iterable[JSON]) -> int:
     """How many review threads are unresolved (`isResolved: false`).
 

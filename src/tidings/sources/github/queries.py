@@ -49,7 +49,17 @@ CONNECTIONS: dict[str, int] = {
 }
 
 
-def _connection(name: str, after: str | None = None, review_id: str = REVIEW_ID_FIELDS[0]) -> str:
+# The smallest page a query too heavy for GitHub is cut down to (RESOURCE_LIMITS_EXCEEDED,
+# timeouts): below it, continuation requests would cost more than the weight they save.
+MIN_PAGE = 25
+
+
+def _connection(
+    name: str,
+    after: str | None = None,
+    review_id: str = REVIEW_ID_FIELDS[0],
+    page: int | None = None,
+) -> str:
     node = {
         "labels": LABEL_NODE,
         "reviews": _review_node(review_id),
@@ -57,11 +67,12 @@ def _connection(name: str, after: str | None = None, review_id: str = REVIEW_ID_
         "closingIssuesReferences": CLOSING_NODE,
         "reviewThreads": THREAD_NODE,
     }[name]
-    args = f"first: {CONNECTIONS[name]}" + (f", after: {json.dumps(after)}" if after else "")
+    first = min(CONNECTIONS[name], page) if page else CONNECTIONS[name]
+    args = f"first: {first}" + (f", after: {json.dumps(after)}" if after else "")
     return f"{name}({args}) {{ totalCount {PAGE_INFO} nodes {{ {node} }} }}"
 
 
-def _pr_fields(review_id: str) -> str:
+def _pr_fields(review_id: str, page: int | None) -> str:
     return f"""
   id number title body url author {{ {ACTOR} }} authorAssociation state isDraft locked
   createdAt updatedAt closedAt mergedAt merged mergedBy {{ {ACTOR} }} mergeCommit {{ oid }}
@@ -69,15 +80,19 @@ def _pr_fields(review_id: str) -> str:
   baseRefName headRefName headRefOid reviewDecision
   reactionGroups {{ content reactors {{ totalCount }} }}
   comments {{ totalCount }}
-  {_connection("labels")}
-  {_connection("reviews", review_id=review_id)}
-  {_connection("files")}
-  {_connection("closingIssuesReferences")}
-  {_connection("reviewThreads")}
+  {_connection("labels", page=page)}
+  {_connection("reviews", review_id=review_id, page=page)}
+  {_connection("files", page=page)}
+  {_connection("closingIssuesReferences", page=page)}
+  {_connection("reviewThreads", page=page)}
 """
 
 
-def pr_details(numbers: Iterable[int], review_id: str = REVIEW_ID_FIELDS[0]) -> str:
+def pr_details(
+    numbers: Iterable[int], review_id: str = REVIEW_ID_FIELDS[0], page: int | None = None
+) -> str:
+    """One query for several PRs; `page` caps every nested connection's page size (a query
+    GitHub found too heavy even for one PR is retried with smaller pages)."""
     aliases = "\n".join(f"    p{n}: pullRequest(number: {n}) {{ ...PR }}" for n in numbers)
     return (
         "query($owner: String!, $name: String!) {\n"
@@ -86,7 +101,7 @@ def pr_details(numbers: Iterable[int], review_id: str = REVIEW_ID_FIELDS[0]) -> 
         f"{aliases}\n"
         "  }\n"
         "}\n"
-        f"fragment PR on PullRequest {{{_pr_fields(review_id)}}}\n"
+        f"fragment PR on PullRequest {{{_pr_fields(review_id, page)}}}\n"
     )
 
 
@@ -99,10 +114,12 @@ class Continuation:
     after: str
 
 
-def continuations(parts: Sequence[Continuation], review_id: str = REVIEW_ID_FIELDS[0]) -> str:
+def continuations(
+    parts: Sequence[Continuation], review_id: str = REVIEW_ID_FIELDS[0], page: int | None = None
+) -> str:
     aliases = "\n".join(
         f"    c{i}: pullRequest(number: {part.number}) "
-        f"{{ {_connection(part.connection, part.after, review_id)} }}"
+        f"{{ {_connection(part.connection, part.after, review_id, page)} }}"
         for i, part in enumerate(parts)
     )
     return (

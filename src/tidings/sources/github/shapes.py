@@ -135,6 +135,23 @@ def _not_found_at(errors: Errors, path: Sequence[str]) -> bool:
     )
 
 
+def forbidden_at(errors: Errors, path: Sequence[str | int]) -> str | None:
+    """GitHub's message when it refused the token the field at `path` (an organisation
+    restricting OAuth apps, say), else None."""
+    for e in errors:
+        if e.get("type") == "FORBIDDEN" and list(e.get("path") or []) == list(path):
+            return str(e.get("message") or "FORBIDDEN")
+    return None
+
+
+def nullable(connection: str, path: Sequence[str | int], errors: Errors) -> bool:
+    """May this PR connection be null? `files` may: GitHub answers `files: null` (and
+    `changedFiles: 0`) with no error for a very large PR, and the sync lists them by REST
+    instead. Any connection may be when a FORBIDDEN error names it: the sync keeps what it
+    holds and records the gap. Any other null is a wrong answer."""
+    return connection == "files" or forbidden_at(errors, [*path, connection]) is not None
+
+
 def repo_totals(data: Mapping[str, Any], _errors: Errors) -> None:
     repo = repository(data)
     for connection in ("issues", "pullRequests"):
@@ -163,18 +180,34 @@ def item_numbers(connection: str) -> GraphQLCheck:
     return check
 
 
+def _review(node: Mapping[str, Any], number: int) -> object:
+    """A review node converts. Its id field must be there, but may be null: GitHub's schema
+    allows it, and the sync then finds the id by the node id (sync.py `_review_ids`)."""
+    if "fullDatabaseId" not in node and "databaseId" not in node:
+        raise KeyError("databaseId")
+    if nz.review_id(node) is None:
+        node = {**node, "databaseId": 0}
+    return nz.review_from_graphql(node, number)
+
+
 def _pr_connections(
-    number: int, node: Mapping[str, Any], connections: Iterable[str], where: str
+    number: int,
+    node: Mapping[str, Any],
+    connections: Iterable[str],
+    where: str,
+    errors: Errors = (),
 ) -> None:
     converters: dict[str, Callable[[Any], object]] = {
         "labels": lambda n: n["name"],
-        "reviews": lambda n: nz.review_from_graphql(n, number),
+        "reviews": lambda n: _review(n, number),
         "files": lambda n: nz.file_from_graphql(n, number),
         "closingIssuesReferences": lambda n: nz.closing_ref_from_graphql(n, number),
         "reviewThreads": lambda n: (n["id"], n["isResolved"]),
     }
     for connection in connections:
         label = f"{where}.{connection}"
+        if node.get(connection, 0) is None and nullable(connection, ["repository", where], errors):
+            continue
         conn = page(node.get(connection), label)
         if "totalCount" not in conn:
             raise UnexpectedAnswer(f"{label} lacks totalCount")
@@ -198,7 +231,8 @@ def _alias(repo: Mapping[str, Any], alias: str, errors: Errors) -> Mapping[str, 
 
 def pr_details(numbers: Sequence[int]) -> GraphQLCheck:
     """Every aliased PR converts, and each of its nested connections is a complete-looking
-    page; a `null` connection (with or without an error) is never read as "no reviews"."""
+    page; a `null` connection is never read as "no reviews" (only `files`, and a field GitHub
+    says it refused, may be null: see `nullable`)."""
 
     def check(data: Mapping[str, Any], errors: Errors) -> None:
         repo = repository(data)
@@ -208,7 +242,7 @@ def pr_details(numbers: Sequence[int]) -> GraphQLCheck:
             if node is None:
                 continue
             _convert(nz.pr_fields_from_graphql, node, alias)
-            _pr_connections(number, node, queries.CONNECTIONS, alias)
+            _pr_connections(number, node, queries.CONNECTIONS, alias, errors)
 
     return check
 
@@ -219,6 +253,6 @@ def continuations(parts: Sequence[queries.Continuation]) -> GraphQLCheck:
         for i, part in enumerate(parts):
             node = _alias(repo, f"c{i}", errors)
             if node is not None:
-                _pr_connections(part.number, node, [part.connection], f"c{i}")
+                _pr_connections(part.number, node, [part.connection], f"c{i}", errors)
 
     return check

@@ -10,7 +10,9 @@
    end of the listing and is read later, so nothing is skipped (page numbers would skip one
    item for every item that moved). A full page that is all one timestamp cannot advance the
    keyset, so it falls back to `page=2,3…` of the same `since` (the one place page numbers are
-   used; such runs of 100+ same-second updates are rare). A short page ends the stream.
+   used; such runs of 100+ same-second updates are rare). GitHub refuses deep `page=` values
+   (422, "not supported for large datasets"): the stream then steps `since` one second on, with
+   a note, rather than ask for the same page on every run. A short page ends the stream.
    A few dozen pages cover a busy week of a repository like vLLM.
 3. **Cursors and ETags** — each page's rows and the stream's cursor commit in one transaction,
    so an interrupted sync resumes where it stopped. The cursor is the `since` of the *last
@@ -27,14 +29,26 @@
    are fetched ~25 per query with aliased `pullRequest(number:)` fields. Every nested
    connection is checked against its `totalCount` and completed with `after:` continuation
    queries, several PRs' continuations to a query — no silent caps (GitHub itself stops PR
-   files at 3,000; the report notes such PRs). A 502 or timeout halves the batch (down to
-   one PR) and successes grow it back. Each batch commits in one transaction. Because the
-   work list is derived from the store, an interrupted sync resumes with no gap.
+   files, and their `totalCount`, at 3,000: `changedFiles` tells, and the item records the
+   gap for reports; for a very large PR GraphQL answers `files: null, changedFiles: 0` with
+   no error, and the files are listed by REST instead). A 502, timeout or
+   RESOURCE_LIMITS_EXCEEDED halves the batch, then (for one PR) its page sizes, and successes
+   grow them back; an answer that keeps failing halves the batch to find the PR it is about.
+   A PR that fails even alone is quarantined (quarantine.py): noted, retried on later runs
+   with a growing gap, and the other PRs and the steps below go on. A field GitHub refuses
+   (FORBIDDEN, e.g. an organisation restricting OAuth apps) keeps what the store holds, with
+   the gap noted and recorded on the item (store/gaps.py). A PR has two update times (its
+   issue record's, which the listing gives and a comment moves, and its pull request
+   record's, which GraphQL gives): the newer is kept and the details are current for it, so
+   neither rolls a stored time back nor makes every sync fetch details again. Each batch
+   commits in one transaction. Because the work list is derived from the store, an
+   interrupted sync resumes with no gap.
 5. **Deletions by count reconciliation** — `since` listings never report deletions. For each
    item changed since it was last checked (`checked_updated_at != updated_at`) the stored
    comment count is compared with GitHub's `comments` (and, for PRs, review comments with the
    reviews' comment counts); only on a mismatch are that item's comments re-listed and the
-   rows no longer returned marked `deleted` (never removed). A `--since` sync only acts on a
+   rows no longer returned marked `deleted` (never removed); a 404 for that listing is
+   believed only when the item itself answers 404 or 410 too. A `--since` sync only acts on a
    surplus (a deletion): it holds just the window's comments of old threads by design. When
    a stream changed (or with `verify=True`) the repository's issue and PR totals are compared
    too, and if the store has more than GitHub, item numbers (only) are listed by GraphQL to
@@ -56,6 +70,8 @@
    null connection, a count smaller than the nodes it came with. Such an answer is retried
    like a 5xx and, if it persists, stops the sync with one line; it is never read as "empty",
    so it can neither mark rows deleted nor store a cursor or ETag past data never read.
+   A value the store cannot hold (a number beyond its column, a year-9999 time:
+   store/limits.py) skips its record with a note naming it; it never moves a cursor.
 """
 
 from __future__ import annotations
@@ -64,7 +80,7 @@ import logging
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
@@ -73,23 +89,26 @@ from sqlalchemy.engine import Connection
 from tidings.config import GitHubConfig
 from tidings.errors import SourceError, register_secret
 from tidings.records import (
-    CommentRecord,
     ItemRecord,
+    PRFileRecord,
     Record,
-    ReviewCommentRecord,
     to_row,
 )
 from tidings.sources.github import normalize as nz
-from tidings.sources.github import queries, shapes
+from tidings.sources.github import quarantine, queries, shapes
 from tidings.sources.github.client import (
     GitHubClient,
     GraphQLQueryError,
     GraphQLTooLarge,
     NotFoundError,
+    PageTooDeep,
+    RequestFailed,
 )
 from tidings.sources.github.deletions import proven_gone
 from tidings.store import Store, schema
-from tidings.store.rows import update_repository, write_records
+from tidings.store.gaps import read_gaps, write_gaps
+from tidings.store.limits import EARLIEST, END, row_name, row_problem
+from tidings.store.rows import TABLES, record_rows, update_repository
 from tidings.store.teams import team_stream, write_team
 
 log = logging.getLogger("tidings.github")
@@ -101,7 +120,21 @@ PR_BATCH = 25
 # The sync-state row a finished sync writes: its time is when the copy was last complete.
 SYNCED_STREAM = "synced"
 CONTINUATION_BATCH = 10
-FILES_CAP = 3000
+FILES_CAP = 3000  # GitHub lists at most this many files of a PR, in GraphQL and REST alike
+# PRs whose details failed alone, in a row with no success between, before the sync concludes
+# that GitHub (or the query) is broken rather than those PRs, and stops.
+MAX_SUSPECTS = 3
+# A GraphQL field GitHub may refuse (FORBIDDEN) -> the item columns it fills, kept as stored.
+_FIELD_COLUMNS: dict[str, tuple[str, ...]] = {
+    "author": ("author", "author_type"),
+    "authorAssociation": ("author_association",),
+    "mergedBy": ("merged_by",),
+    "mergeCommit": ("merge_commit_sha",),
+    "commits": ("commits",),
+    "comments": ("comments_count",),
+    "reactionGroups": ("reactions",),
+    "reviewDecision": ("review_decision",),
+}
 
 # Item columns only PR details (GraphQL) fill, plus sync bookkeeping: an item re-read from the
 # REST listing keeps them, so a re-read alone never forces a details refetch.
@@ -244,8 +277,52 @@ class _PR:
     totals: dict[str, int] = field(default_factory=dict)
     incomplete: dict[str, str] = field(default_factory=dict)  # connection -> endCursor
     lost: set[str] = field(default_factory=set)  # continuation found the PR gone mid-way
+    # Parts GitHub refused (FORBIDDEN): connection or field -> its message. Kept as stored.
+    refused: dict[str, str] = field(default_factory=dict)
+    # Parts not read for another reason: part -> why. Kept as stored too.
+    unread: dict[str, str] = field(default_factory=dict)
+    # GraphQL answered `files: null` (a very large PR): listed by REST instead.
+    rest_files: bool = False
+    # REST's own counts of a PR whose files came from REST (changed_files, additions, deletions).
+    rest_sizes: dict[str, int] = field(default_factory=dict)
+    file_records: list[PRFileRecord] = field(default_factory=list)  # the REST-listed files
+    noted: set[str] = field(default_factory=set)  # parts whose shortfall has its own note
 
-    def add(self, connection: str, page: Mapping[str, Any]) -> None:
+    def files(self) -> list[PRFileRecord]:
+        if self.rest_files:
+            return self.file_records
+        return [nz.file_from_graphql(n, self.number) for n in self.nodes.get("files", {}).values()]
+
+    def read(self, connection: str) -> int:
+        if connection == "files" and self.rest_files:
+            return len(self.file_records)
+        return len(self.nodes.get(connection, {}))
+
+    @property
+    def number(self) -> int:
+        return int(self.node["number"])
+
+    @property
+    def changed_files(self) -> int:
+        """How many files the PR changes: REST's count when it was asked, else the larger of
+        GraphQL's `changedFiles` (0 for some very large PRs) and the files it counts."""
+        if "changed_files" in self.rest_sizes:
+            return self.rest_sizes["changed_files"]
+        return max(int(self.node.get("changedFiles") or 0), self.totals.get("files", 0))
+
+    def add(
+        self, connection: str, page: Mapping[str, Any] | None, refused: str | None = None
+    ) -> None:
+        if page is None:
+            # Not read at all: REST lists the files; anything else GitHub refused is kept.
+            if refused is not None:
+                self.refused[connection] = refused
+            elif connection == "files":
+                self.rest_files = True
+            else:  # shapes.py lets no other null through; should one come, keep the rows
+                self.unread[connection] = "GitHub answered none"
+            self.incomplete.pop(connection, None)
+            return
         key = _NODE_KEYS[connection]
         bucket = self.nodes.setdefault(connection, {})
         for node in page.get("nodes") or []:
@@ -260,12 +337,37 @@ class _PR:
 
     def complete(self, connection: str) -> bool:
         """Every node GitHub counts for this connection was read: only then may rows absent
-        from it be taken as deleted."""
+        from it be taken as deleted. (Files also against the PR's changed-file count: GitHub
+        stops both the list and its `totalCount` at 3,000.)"""
+        got = self.read(connection)
         return (
             connection not in self.incomplete
             and connection not in self.lost
-            and len(self.nodes.get(connection, {})) >= self.totals.get(connection, 0)
+            and not self.skipped(connection)
+            and got >= self.totals.get(connection, 0)
+            and (connection != "files" or got >= self.changed_files)
         )
+
+    def skipped(self, part: str) -> bool:
+        """Was this part not read at all (so the store's copy stands)?"""
+        return part in self.refused or part in self.unread
+
+    def gaps(self) -> dict[str, str]:
+        """What of this PR was not read, part -> a phrase, for the sync summary and the
+        item's record (store/gaps.py)."""
+        out = {name: f"{name} not readable (FORBIDDEN)" for name in self.refused}
+        out.update({name: f"{name} not read: {why}" for name, why in self.unread.items()})
+        for connection in sorted(set(self.totals) | ({"files"} if self.rest_files else set())):
+            if connection in out:
+                continue
+            got = self.read(connection)
+            total = self.totals.get(connection, 0)
+            if connection == "files":
+                total = max(total, self.changed_files)
+            if got < total:
+                limit = f" (GitHub lists at most {FILES_CAP:,})" if connection == "files" else ""
+                out[connection] = f"{got} of {total} {connection} available{limit}"
+        return out
 
 
 class _Sync:
@@ -296,8 +398,12 @@ class _Sync:
         self.repo_id = 0
         self.vars = {"owner": owner, "name": name}
         self.review_id = queries.REVIEW_ID_FIELDS[0]
+        self._quarantined: dict[int, quarantine.Quarantined] = {}
+        self._gapped: set[int] = set()  # items with a recorded gap (store/gaps.py)
 
     def _note(self, text: str) -> None:
+        if text in self.report.notes:
+            return  # said once is enough (a record skipped by two listings, say)
         self.report.notes.append(text)
         log.warning("%s: %s", self.full_name, text)
 
@@ -307,12 +413,12 @@ class _Sync:
         shrinkable: bool,
         check: shapes.GraphQLCheck,
         what: str,
-    ) -> dict[str, Any]:
+    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         """Run a PR details query, falling back to `databaseId` on servers that lack
         `fullDatabaseId` (older GitHub Enterprise): one refused query, once per sync."""
         while True:
             try:
-                return self.client.graphql(
+                return self.client.graphql_answer(
                     build(self.review_id),
                     self.vars,
                     shrinkable=shrinkable,
@@ -382,6 +488,9 @@ class _Sync:
                     pages.append(self.client.get(path, more).json)
             except NotFoundError:
                 self._team_note(team, "is not visible to this token (it needs read:org)")
+                continue
+            except PageTooDeep:
+                self._team_note(team, "has more members than GitHub will page through")
                 continue
             if not all(isinstance(page, list) for page in pages):
                 self._team_note(team, "was answered with something other than a member list")
@@ -481,26 +590,49 @@ class _Sync:
                     etag = self.store.get_etag(conn, url)
             # The page is parsed whole before anything of it is used: a `{}` or an error
             # object is retried and then fails, never read as the end of the stream.
-            resp = self.client.get(path, params, etag=etag, parse=shapes.rest_list(convert))
+            try:
+                resp = self.client.get(path, params, etag=etag, parse=shapes.rest_list(convert))
+            except PageTooDeep:
+                if page <= 1 or since is None:
+                    raise
+                # GitHub refuses page numbers this deep (422). Only a run of items sharing one
+                # timestamp is paged by number, and its first pages are read: step past that
+                # second rather than ask for the same page on every sync from now on.
+                since_at = nz.parse_time(since)
+                assert since_at is not None  # `since` is a stored, well-formed time here
+                moved = nz.format_time(since_at + timedelta(seconds=1))
+                self._note(
+                    f"GitHub refused page {page} of the {stage} listing as too deep; moved on "
+                    f"to rows updated after {since} (more rows of that second, if any, are "
+                    "read when they next change)"
+                )
+                since, page, resuming = moved, 1, False
+                with self.store.begin() as conn:
+                    self.store.set_cursor(conn, self.repo_id, stream, _format_cursor(since, 1))
+                continue
             if resp.not_modified:
                 break
-            records: list[Any] = resp.parsed
-            changed |= bool(records)
+            listed: list[Any] = resp.parsed
+            changed |= bool(listed)
             if resuming:
                 resuming = False
-                if not records or nz.format_time(records[0].updated_at) != since:
+                if not listed or nz.format_time(listed[0].updated_at) != since:
                     # Items of the one-timestamp run we were paging through have moved on, so
                     # page numbers no longer line up with what was read: start the run again.
                     page = 1
                     continue
-            full = len(records) >= PER_PAGE
+            # A row the store cannot hold (a year-9999 time, a number beyond its column) is
+            # skipped with a note when written, and never moves the cursor: a time far in the
+            # future would pin `since` there and hide every later change.
+            times = [r.updated_at for r in listed if EARLIEST <= r.updated_at < END]
+            full = len(listed) >= PER_PAGE
             next_since, next_page = since, page + 1
-            if full and records:
-                newest = nz.format_time(max(r.updated_at for r in records))
+            if full and times:
+                newest = nz.format_time(max(times))
                 if newest != since:
                     next_since, next_page = newest, 1
             with self.store.begin() as conn:
-                write(conn, records)
+                written = write(conn, listed)
                 if full:
                     self.store.set_cursor(
                         conn, self.repo_id, stream, _format_cursor(next_since, next_page)
@@ -511,9 +643,9 @@ class _Sync:
                     # ETag would otherwise be repeated for good. (A true one is rare: `since`
                     # is inclusive and comes from rows we read; an empty stream costs one
                     # request a sync.)
-                    if records:
+                    if listed:
                         self.store.set_etag(conn, url, resp.etag)
-            done += len(records)
+            done += written
             self.progress(stage, done, None)
             if not full:
                 break
@@ -521,20 +653,44 @@ class _Sync:
         log.info("%s: %s stream read %d rows", self.full_name, stage, done)
         return changed
 
-    def _write_plain(self, conn: Connection, records: list[Record]) -> int:
-        write_records(self.store, conn, self.repo_id, records)
-        for record in records:
-            if isinstance(record, CommentRecord):
-                self.report.comments += 1
-            elif isinstance(record, ReviewCommentRecord):
-                self.report.review_comments += 1
-        return len(records)
+    def _admit(self, table: sa.Table, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The rows the store can hold; each one it cannot (a number or id beyond its column,
+        a year-9999 time: store/limits.py) is left out with a note naming it, so one bad
+        record from GitHub costs that record, not the sync."""
+        good = []
+        for row in rows:
+            problem = row_problem(table, row)
+            if problem is None:
+                good.append(row)
+            else:
+                self._note(f"skipped {row_name(table, row)}: {problem}")
+        return good
+
+    def _write_plain(self, conn: Connection, records: Sequence[Record]) -> int:
+        """Upsert comments, reviews or review comments (each record made a row once), less
+        any the store cannot hold; how many were written."""
+        written = 0
+        for kind, rows in record_rows(self.repo_id, records).items():
+            rows = self._admit(TABLES[kind], rows)
+            self.store.upsert(conn, TABLES[kind], rows)
+            written += len(rows)
+            if kind == "comment":
+                self.report.comments += len(rows)
+            elif kind == "review_comment":
+                self.report.review_comments += len(rows)
+        return written
 
     def _write_items(self, conn: Connection, records: list[ItemRecord]) -> int:
-        if not records:
-            return 0
         t = schema.items
-        numbers = [r.number for r in records]
+        candidates = []
+        for record in records:
+            row = to_row(record)
+            row["repo_id"] = self.repo_id
+            candidates.append(row)
+        candidates = self._admit(t, candidates)
+        if not candidates:
+            return 0
+        numbers = [row["number"] for row in candidates]
         existing = {
             row["number"]: row
             for row in conn.execute(
@@ -544,18 +700,16 @@ class _Sync:
             ).mappings()
         }
         rows: dict[int, dict[str, Any]] = {}
-        for record in records:
-            old = existing.get(record.number)
-            if old is not None and old["updated_at"] > record.updated_at:
+        for row in candidates:
+            old = existing.get(row["number"])
+            if old is not None and old["updated_at"] > row["updated_at"]:
                 # The store already holds a newer copy (from GraphQL details); a lagging REST
                 # replica must not roll it back.
                 continue
-            row = to_row(record)
-            row["repo_id"] = self.repo_id
             if old is not None:
                 for column in _DETAIL_COLUMNS:
                     row[column] = old[column]
-            rows[record.number] = row
+            rows[row["number"]] = row
         self.store.upsert(conn, t, list(rows.values()))
         self.report.items += len(rows)
         return len(rows)
@@ -563,6 +717,10 @@ class _Sync:
     # -- 4. PR details -------------------------------------------------------------------
 
     def _pr_details(self) -> None:
+        """Fetch the details of every PR whose stored copy is stale, in batches that shrink
+        when GitHub finds a query too heavy (first fewer PRs, then smaller pages) or an answer
+        keeps failing (to find the one PR it is about), and grow back after successes. A PR
+        that fails alone is quarantined (quarantine.py); the rest go on."""
         t = schema.items
         with self.store.begin() as conn:
             pending = [
@@ -581,50 +739,153 @@ class _Sync:
                     .order_by(t.c.number)
                 )
             ]
+            self._gapped = set(read_gaps(conn, self.repo_id))
+            held = quarantine.load(conn, self.repo_id)
+            for number in set(held) - set(pending):
+                # Current (details came another way) or deleted: nothing left to retry.
+                quarantine.release(self.store, conn, self.repo_id, number)
+                del held[number]
+            waiting = {n: q for n, q in held.items() if not q.due}
+            for entry in waiting.values():
+                entry.wait -= 1
+                quarantine.save(self.store, conn, self.repo_id, entry)
+        for entry in waiting.values():
+            self._note(
+                f"#{entry.number}: details set aside after {entry.failures} failed "
+                f"{'try' if entry.failures == 1 else 'tries'} ({entry.reason}); "
+                f"next try in {entry.wait + 1} {'run' if entry.wait == 0 else 'runs'}"
+            )
+        pending = [n for n in pending if n not in waiting]
+        self._quarantined = held
         total = len(pending)
         self.progress("pull request details", 0, total)
-        size, streak, done = self.pr_batch, 0, 0
+        full_page = max(queries.CONNECTIONS.values())
+        size, page, streak, done = self.pr_batch, full_page, 0, 0
+        suspects: list[tuple[int, RequestFailed]] = []
         while done < total:
             batch = pending[done : done + size]
+            alone = len(batch) == 1
             try:
-                data = self._details_query(
-                    lambda rid, batch=batch: queries.pr_details(batch, rid),
-                    shrinkable=len(batch) > 1,
-                    check=shapes.pr_details(batch),
-                    what="pull request details",
-                )
+                prs = self._fetch_prs(batch, page, shrinkable=not alone or page > queries.MIN_PAGE)
             except GraphQLTooLarge as exc:
-                size = max(1, len(batch) // 2)
+                if size > 1:
+                    size = max(1, len(batch) // 2)
+                else:
+                    page = max(queries.MIN_PAGE, page // 2)
                 streak = 0
-                log.info("PR details batch of %d too heavy (%s); trying %d", len(batch), exc, size)
+                log.info(
+                    "PR details of %s too heavy (%s); trying %d PRs, pages of %d",
+                    batch,
+                    exc,
+                    size,
+                    page,
+                )
                 continue
-            repo = data["repository"]
-            prs: dict[int, _PR | None] = {}
-            for number in batch:
-                node = repo[f"p{number}"]
-                if node is None:
-                    prs[number] = None
+            except RequestFailed as exc:
+                streak = 0
+                if not alone:
+                    # Narrow it down: most likely one PR's answer is at fault.
+                    size = max(1, len(batch) // 2)
                     continue
-                pr = _PR(node=node)
-                for connection in queries.CONNECTIONS:
-                    pr.add(connection, node[connection])
-                prs[number] = pr
-            self._complete([pr for pr in prs.values() if pr is not None])
-            self._review_ids([pr for pr in prs.values() if pr is not None])
+                suspects.append((batch[0], exc))
+                done += 1
+                if len(suspects) >= MAX_SUSPECTS:
+                    # Several PRs in a row failing alone, nothing succeeding between: the
+                    # trouble is GitHub's (or the query's), not theirs. Nothing set aside.
+                    raise exc
+                continue
+            if suspects:
+                self._set_aside(suspects)
+                suspects = []
             with self.store.begin() as conn:
+                stored = dict(
+                    conn.execute(
+                        sa.select(t.c.number, t.c.updated_at).where(
+                            t.c.repo_id == self.repo_id, t.c.number.in_(list(prs))
+                        )
+                    ).all()
+                )
                 for number, pr in prs.items():
-                    self._write_pr(conn, number, pr)
+                    self._write_pr(conn, number, pr, stored.get(number))
+                    if number in held:
+                        quarantine.release(self.store, conn, self.repo_id, number)
             done += len(batch)
             self.report.pr_details += len(batch)
             self.progress("pull request details", done, total)
             streak += 1
-            if streak >= 2 and size < self.pr_batch:
-                size = min(self.pr_batch, size + max(1, size // 2))
+            if streak >= 2 and (page < full_page or size < self.pr_batch):
+                if page < full_page:
+                    page = min(full_page, page * 2)
+                else:
+                    size = min(self.pr_batch, size + max(1, size // 2))
                 streak = 0
+        if suspects:
+            # No later success showed GitHub answering: ask it something cheap first.
+            self.client.graphql(
+                queries.REPO_TOTALS, self.vars, check=shapes.repo_totals, what="repository totals"
+            )
+            self._set_aside(suspects)
 
-    def _complete(self, prs: Sequence[_PR]) -> None:
+    def _set_aside(self, suspects: Sequence[tuple[int, RequestFailed]]) -> None:
+        """Quarantine PRs whose details failed alone while GitHub answered other requests."""
+        with self.store.begin() as conn:
+            for number, exc in suspects:
+                before = self._quarantined.get(number)
+                failures = (before.failures if before else 0) + 1
+                entry = quarantine.Quarantined(
+                    number=number,
+                    failures=failures,
+                    wait=quarantine.gap_after(failures),
+                    reason=exc.cause,
+                )
+                quarantine.save(self.store, conn, self.repo_id, entry)
+                self._note(
+                    f"#{number}: details failed even alone ({exc.cause}); set aside, next try "
+                    f"in {entry.wait + 1} {'run' if entry.wait == 0 else 'runs'}"
+                )
+
+    def _fetch_prs(
+        self, batch: Sequence[int], page: int, *, shrinkable: bool
+    ) -> dict[int, _PR | None]:
+        """Everything about a batch of PRs, read before anything is written: the details
+        query, continuation pages, missing review ids and REST file lists."""
+        data, errors = self._details_query(
+            lambda rid: queries.pr_details(batch, rid, page),
+            shrinkable=shrinkable,
+            check=shapes.pr_details(batch),
+            what="pull request details",
+        )
+        repo = data["repository"]
+        prs: dict[int, _PR | None] = {}
+        for number in batch:
+            alias = f"p{number}"
+            node = repo[alias]
+            if node is None:
+                prs[number] = None
+                continue
+            pr = _PR(node=node)
+            for connection in queries.CONNECTIONS:
+                pr.add(
+                    connection,
+                    node[connection],
+                    shapes.forbidden_at(errors, ["repository", alias, connection]),
+                )
+            for name in _FIELD_COLUMNS:
+                why = shapes.forbidden_at(errors, ["repository", alias, name])
+                if why is not None:
+                    pr.refused[name] = why
+            prs[number] = pr
+        found = [pr for pr in prs.values() if pr is not None]
+        self._complete(found, page)
+        self._review_ids(found)
+        for pr in found:
+            if pr.rest_files:
+                self._rest_files(pr)
+        return prs
+
+    def _complete(self, prs: Sequence[_PR], page: int) -> None:
         """Fetch every remaining page of every PR's nested connections."""
-        by_number = {int(pr.node["number"]): pr for pr in prs}
+        by_number = {pr.number: pr for pr in prs}
         todo = [
             queries.Continuation(number, connection, after)
             for number, pr in by_number.items()
@@ -634,14 +895,17 @@ class _Sync:
         while todo:
             chunk = todo[:size]
             try:
-                data = self._details_query(
-                    lambda rid, chunk=chunk: queries.continuations(chunk, rid),
-                    shrinkable=len(chunk) > 1,
+                data, errors = self._details_query(
+                    lambda rid, chunk=chunk, page=page: queries.continuations(chunk, rid, page),
+                    shrinkable=len(chunk) > 1 or page > queries.MIN_PAGE,
                     check=shapes.continuations(chunk),
                     what="pull request details (continued)",
                 )
             except GraphQLTooLarge:
-                size = max(1, len(chunk) // 2)
+                if len(chunk) > 1:
+                    size = max(1, len(chunk) // 2)
+                else:
+                    page = max(queries.MIN_PAGE, page // 2)
                 continue
             todo = todo[len(chunk) :]
             repo = data["repository"]
@@ -653,19 +917,37 @@ class _Sync:
                     pr.lost.add(part.connection)
                     pr.incomplete.pop(part.connection, None)
                     continue
-                pr.add(part.connection, node[part.connection])
+                refused = shapes.forbidden_at(errors, ["repository", f"c{i}", part.connection])
+                pr.add(part.connection, node[part.connection], refused)
                 if part.connection in pr.incomplete:
                     todo.append(
                         queries.Continuation(
                             part.number, part.connection, pr.incomplete[part.connection]
                         )
                     )
-        for number, pr in by_number.items():
-            for connection, total in pr.totals.items():
-                got = len(pr.nodes.get(connection, {}))
-                if got < total:
-                    limit = " (GitHub lists at most 3,000)" if connection == "files" else ""
-                    self._note(f"#{number}: {got} of {total} {connection} available{limit}")
+
+    def _rest_files(self, pr: _PR) -> None:
+        """GraphQL answered `files: null` (and `changedFiles: 0`) for a very large PR: list
+        its files by REST, which stops at 3,000 too, and take the true count from the PR's
+        REST record, so a list cut short is marked incomplete rather than taken as whole."""
+        number = pr.number
+        base = f"/repos/{self.full_name}/pulls/{number}"
+        try:
+            pull = self.client.get(base, parse=shapes.rest_object(nz.pull_sizes_from_rest))
+        except NotFoundError:
+            pr.unread["files"] = "GitHub has no REST record of the pull request"
+            return
+        pr.rest_sizes = pull.parsed
+        listed = self._list_all(
+            f"{base}/files", lambda row: nz.file_from_rest(row, number), limit=FILES_CAP
+        )
+        if listed is None:
+            pr.unread["files"] = "GitHub has no file list for the pull request"
+            return
+        files, complete = listed
+        pr.file_records = list({record.path: record for record in files}.values())
+        if not complete:
+            pr.lost.add("files")
 
     def _review_ids(self, prs: Sequence[_PR]) -> None:
         """Fill in the REST id of reviews whose `fullDatabaseId` GitHub answered null: the id
@@ -693,17 +975,21 @@ class _Sync:
                 listed = self._list_all(
                     f"/repos/{self.full_name}/pulls/{number}/reviews", shapes.rest_review_ids
                 )
-                ids.update(nz.review_ids_from_rest(listed or []))
+                ids.update(nz.review_ids_from_rest(listed[0] if listed else []))
             for node in missing:
                 if node.get("id") in ids:
                     node["fullDatabaseId"] = str(ids[node["id"]])
                 else:
                     reviews.pop(node.get("id") or "", None)
+                    pr.noted.add("reviews")
                     note = f"#{number}: review {node.get('id')} has no id on GitHub; left out"
                     self.report.notes.append(note)
                     log.warning("%s: %s", self.full_name, note)
 
-    def _write_pr(self, conn: Connection, number: int, pr: _PR | None) -> None:
+    def _write_pr(
+        self, conn: Connection, number: int, pr: _PR | None, stored: datetime | None = None
+    ) -> None:
+        """Write one PR's details; `stored` is its stored `updated_at`."""
         t = schema.items
         where = sa.and_(t.c.repo_id == self.repo_id, t.c.number == number)
         if pr is None:
@@ -713,64 +999,105 @@ class _Sync:
             return
         values = nz.pr_fields_from_graphql(pr.node)
         values.pop("number")
-        values["labels"] = [n["name"] for n in pr.nodes.get("labels", {}).values()]
-        reviews = [nz.review_from_graphql(n, number) for n in pr.nodes.get("reviews", {}).values()]
-        values["review_comments_count"] = sum(r.comments_count for r in reviews)
-        values["unresolved_threads"] = nz.unresolved_threads(
-            pr.nodes.get("reviewThreads", {}).values()
-        )
+        for name, columns in _FIELD_COLUMNS.items():
+            if name in pr.refused:
+                for column in columns:
+                    values.pop(column, None)  # GitHub refused it: keep what the store holds
+        if pr.rest_files:
+            values.update(pr.rest_sizes)
+        else:
+            values["changed_files"] = pr.changed_files
+        # A PR has two update times on GitHub, its issue record's (the REST listing's) and its
+        # pull request record's (GraphQL's), and a comment moves only the first. Keep the
+        # newer, never roll back, and mark the details current for it, so the two differing
+        # does not make every sync fetch them again.
+        if stored is not None and stored > values["updated_at"]:
+            values["updated_at"] = stored
         values["detail_updated_at"] = values["updated_at"]
+        problem = row_problem(t, values)
+        if problem is not None:
+            self._note(f"skipped the details of #{number}: {problem}")
+            conn.execute(t.update().where(where).values(detail_updated_at=t.c.updated_at))
+            return
+        if not pr.skipped("labels"):
+            values["labels"] = [n["name"] for n in pr.nodes.get("labels", {}).values()]
+        reviews = [nz.review_from_graphql(n, number) for n in pr.nodes.get("reviews", {}).values()]
+        if not pr.skipped("reviews"):
+            values["review_comments_count"] = sum(r.comments_count for r in reviews)
+        if not pr.skipped("reviewThreads"):
+            values["unresolved_threads"] = nz.unresolved_threads(
+                pr.nodes.get("reviewThreads", {}).values()
+            )
         values["deleted"] = False
         conn.execute(t.update().where(where).values(**values))
         self.report.items += 1
+        for why in sorted(set(pr.refused.values())):
+            # GitHub's reason once (it is long, and the same for every PR it applies to).
+            self._note(f"GitHub refused this token parts of some pull requests: {why}")
+        gaps = pr.gaps()
+        for part, what in gaps.items():
+            if part not in pr.noted:
+                kept = "; kept what the store holds" if pr.skipped(part) else ""
+                self._note(f"#{number}: {what}{kept}")
+        if gaps or number in self._gapped:
+            write_gaps(self.store, conn, self.repo_id, number, gaps)
+            self._gapped.discard(number)
 
-        write_records(self.store, conn, self.repo_id, reviews)
-        self.report.reviews += len(reviews)
         rt = schema.reviews
-        held = conn.execute(
-            sa.select(rt.c.id).where(
-                rt.c.repo_id == self.repo_id, rt.c.number == number, rt.c.deleted.is_(False)
-            )
-        ).scalars()
-        verdict = proven_gone(
-            held,
-            {r.id for r in reviews},
-            what=f"reviews of #{number}",
-            complete=pr.complete("reviews"),
-            expected=pr.totals.get("reviews"),
-        )
-        if verdict.refused:
-            self._note(verdict.refused)
-        self.report.marked_deleted += self.store.mark_deleted(conn, rt, self.repo_id, verdict.gone)
-
-        files = [nz.file_from_graphql(n, number) for n in pr.nodes.get("files", {}).values()]
-        refs = [
-            nz.closing_ref_from_graphql(n, number)
-            for n in pr.nodes.get("closingIssuesReferences", {}).values()
-        ]
-        file_rows = self._rows(files)
-        # GitHub does not give patches here; keep the added lines a git sync stored (the
-        # risk rules read them) for the files both sources know.
-        pf = schema.pr_files
-        patches = dict(
-            conn.execute(
-                sa.select(pf.c.path, pf.c.patch).where(
-                    pf.c.repo_id == self.repo_id, pf.c.number == number, pf.c.patch.is_not(None)
+        if not pr.skipped("reviews"):
+            self.report.reviews += self._write_plain(conn, reviews)
+            held = conn.execute(
+                sa.select(rt.c.id).where(
+                    rt.c.repo_id == self.repo_id, rt.c.number == number, rt.c.deleted.is_(False)
                 )
-            ).all()
-        )
-        for row in file_rows:
-            row["patch"] = patches.get(row["path"], row["patch"])
-        self._children(conn, pf, number, file_rows, pr.complete("files"))
-        self._children(
-            conn,
-            schema.closing_refs,
-            number,
-            self._rows(refs),
-            pr.complete("closingIssuesReferences"),
-        )
-        self.report.pr_files += len(files)
-        self.report.closing_refs += len(refs)
+            ).scalars()
+            verdict = proven_gone(
+                held,
+                {r.id for r in reviews},
+                what=f"reviews of #{number}",
+                complete=pr.complete("reviews"),
+                expected=pr.totals.get("reviews"),
+            )
+            if verdict.refused:
+                self._note(verdict.refused)
+            self.report.marked_deleted += self.store.mark_deleted(
+                conn, rt, self.repo_id, verdict.gone
+            )
+
+        if not pr.skipped("files"):
+            files = pr.files()
+            file_rows = self._admit(schema.pr_files, self._rows(files))
+            # GitHub does not give patches here; keep the added lines a git sync stored (the
+            # risk rules read them) for the files both sources know.
+            pf = schema.pr_files
+            patches = dict(
+                conn.execute(
+                    sa.select(pf.c.path, pf.c.patch).where(
+                        pf.c.repo_id == self.repo_id,
+                        pf.c.number == number,
+                        pf.c.patch.is_not(None),
+                    )
+                ).all()
+            )
+            for row in file_rows:
+                row["patch"] = patches.get(row["path"], row["patch"])
+            complete = pr.complete("files") and len(file_rows) == len(files)
+            self._children(conn, pf, number, file_rows, complete)
+            self.report.pr_files += len(file_rows)
+        if not pr.skipped("closingIssuesReferences"):
+            refs = [
+                nz.closing_ref_from_graphql(n, number)
+                for n in pr.nodes.get("closingIssuesReferences", {}).values()
+            ]
+            ref_rows = self._admit(schema.closing_refs, self._rows(refs))
+            self._children(
+                conn,
+                schema.closing_refs,
+                number,
+                ref_rows,
+                pr.complete("closingIssuesReferences") and len(ref_rows) == len(refs),
+            )
+            self.report.closing_refs += len(ref_rows)
 
     def _children(
         self,
@@ -879,9 +1206,13 @@ class _Sync:
                 .values(checked_updated_at=t.c.updated_at)
             )
 
-    def _list_all(self, path: str, convert: Callable[[Any], Any]) -> list[Any] | None:
-        """Every row of a small per-item listing by page number; None if the item is gone.
-        Each page is parsed whole (shapes.py), so what comes back is the complete listing."""
+    def _list_all(
+        self, path: str, convert: Callable[[Any], Any], *, limit: int | None = None
+    ) -> tuple[list[Any], bool] | None:
+        """Every row of a small per-item listing by page number, and whether that is all of
+        it; None if the item is gone. Each page is parsed whole (shapes.py). A listing GitHub
+        stops paging (422 for a page too deep) comes back incomplete, so nothing absent from
+        it is taken as deleted. `limit` is where GitHub stops a listing anyway (3,000 files)."""
         rows: list[Any] = []
         page = 1
         while True:
@@ -892,10 +1223,15 @@ class _Sync:
                 resp = self.client.get(path, params, parse=shapes.rest_list(convert))
             except NotFoundError:
                 return None
+            except PageTooDeep:
+                if page == 1:
+                    raise
+                self._note(f"GitHub lists only {len(rows)} rows of {path} (page {page} refused)")
+                return rows, False
             chunk: list[Any] = resp.parsed
             rows.extend(chunk)
-            if len(chunk) < PER_PAGE:
-                return rows
+            if len(chunk) < PER_PAGE or (limit is not None and len(rows) >= limit):
+                return rows, True
             page += 1
 
     def _relist(
@@ -919,18 +1255,27 @@ class _Sync:
                 review_comments,
             ),
         ]
-        lists: list[tuple[sa.Table, list[Any], int]] = []
+        lists: list[tuple[sa.Table, list[Any], int, bool]] = []
         for table, path, convert, expected in plans:
             if expected is None:
                 continue
-            rows = self._list_all(path, convert)
-            if rows is None:
-                self._item_gone(number)
-                return
-            lists.append((table, [r for r in rows if r.number == number], expected))
+            listed = self._list_all(path, convert)
+            if listed is None and not self._item_gone(number):
+                # The item is there: the 404 was GitHub's hiccup. Ask once more.
+                listed = self._list_all(path, convert)
+                if listed is None:
+                    self._note(
+                        f"#{number}: GitHub answered 404 for GET {path} but not for the item "
+                        "itself; kept everything, the next sync checks again"
+                    )
+                    return
+            if listed is None:
+                return  # marked deleted by _item_gone
+            rows, complete = listed
+            lists.append((table, [r for r in rows if r.number == number], expected, complete))
         t = schema.items
         with self.store.begin() as conn:
-            for table, records, expected in lists:
+            for table, records, expected, complete in lists:
                 self._write_plain(conn, records)
                 held = conn.execute(
                     sa.select(table.c.id).where(
@@ -941,7 +1286,11 @@ class _Sync:
                 ).scalars()
                 kind = "comments" if table is schema.comments else "review comments"
                 verdict = proven_gone(
-                    held, {r.id for r in records}, what=f"{kind} of #{number}", expected=expected
+                    held,
+                    {r.id for r in records},
+                    what=f"{kind} of #{number}",
+                    complete=complete,
+                    expected=expected,
                 )
                 if verdict.refused:
                     self._note(verdict.refused)
@@ -956,9 +1305,20 @@ class _Sync:
                 .values(checked_updated_at=updated_at)
             )
 
-    def _item_gone(self, number: int) -> None:
-        """GitHub answered 404/410 for the item's own comment listing: it was deleted or
-        transferred away."""
+    def _item_gone(self, number: int) -> bool:
+        """GitHub answered 404/410 for the item's comment listing. A 404 alone is weak
+        evidence (a replica lagging, a hiccup), so the item itself is asked for: only when it
+        is gone too (404, 410 for a deleted issue, or a redirect to another item: transferred)
+        is it marked deleted. True if it was."""
+        try:
+            resp = self.client.get(
+                f"/repos/{self.full_name}/issues/{number}",
+                parse=shapes.rest_object(nz.item_from_rest),
+            )
+        except NotFoundError:
+            resp = None
+        if resp is not None and resp.parsed.number == number:
+            return False
         t = schema.items
         with self.store.begin() as conn:
             self.report.marked_deleted += conn.execute(
@@ -966,6 +1326,7 @@ class _Sync:
                 .where(t.c.repo_id == self.repo_id, t.c.number == number)
                 .values(deleted=True)
             ).rowcount
+        return True
 
     def _reconcile_totals(self) -> None:
         """Find deleted (or transferred) issues and PRs: the store holding more than GitHub

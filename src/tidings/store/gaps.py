@@ -1,0 +1,69 @@
+"""What a sync could not read of an item, kept so reports can say so.
+
+GitHub sometimes answers an item's details only in part: a very large PR's file list stops at
+3,000 files, an organisation restricting OAuth apps refuses one field (reviews, say) with
+`FORBIDDEN`. The sync keeps what it read and records the gap here, one `sync_state` stream per
+item (`gap:NUMBER`, the cursor a JSON object `{part: what is missing}`), so no table or
+migration is needed for what is rare, snapshots carry it, and a later complete read clears it.
+Its `updated_at` stays empty: these rows say nothing about how far a sync got, which is what
+the other streams' times tell facts/coverage.py.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from tidings.store import schema
+from tidings.store.db import Store
+
+PREFIX = "gap:"
+
+
+def gap_stream(number: int) -> str:
+    return f"{PREFIX}{number}"
+
+
+def write_gaps(
+    store: Store, conn: Connection, repo_id: int, number: int, gaps: Mapping[str, str]
+) -> None:
+    """Record the parts of item `number` the last read left incomplete (none: clear them)."""
+    put_state(store, conn, repo_id, gap_stream(number), dict(gaps) or None)
+
+
+def put_state(
+    store: Store, conn: Connection, repo_id: int, stream: str, value: object | None
+) -> None:
+    """Keep `value` (JSON) as the cursor of a bookkeeping stream, or drop the stream (None).
+    No time is stamped: see the module docstring."""
+    t = schema.sync_state
+    if value is None:
+        conn.execute(t.delete().where(t.c.repo_id == repo_id, t.c.stream == stream))
+        return
+    cursor = json.dumps(value, sort_keys=True, ensure_ascii=False)
+    store.upsert(
+        conn, t, [{"repo_id": repo_id, "stream": stream, "cursor": cursor, "updated_at": None}]
+    )
+
+
+def read_gaps(conn: Connection, repo_id: int) -> dict[int, dict[str, str]]:
+    """Item number -> {part: what is missing}, for every item with a recorded gap."""
+    t = schema.sync_state
+    rows = conn.execute(
+        sa.select(t.c.stream, t.c.cursor).where(
+            t.c.repo_id == repo_id, t.c.stream.startswith(PREFIX, autoescape=True)
+        )
+    )
+    out: dict[int, dict[str, str]] = {}
+    for stream, cursor in rows:
+        number = stream.removeprefix(PREFIX)
+        try:
+            gaps = json.loads(cursor or "{}")
+        except ValueError:
+            continue  # not ours to interpret: a hand-edited snapshot, say
+        if number.isdigit() and isinstance(gaps, dict):
+            out[int(number)] = {str(k): str(v) for k, v in gaps.items()}
+    return out
