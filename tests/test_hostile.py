@@ -33,7 +33,8 @@ from tests.factories import Records, seed
 from tests.site_support import require_tool
 from tidings import records as r
 from tidings.config import RepoConfig, SiteConfig, TopicConfig
-from tidings.render.markdown import render_daily_markdown, render_weekly_markdown
+from tidings.render.markdown import render_daily_markdown
+from tidings.render.weekly_markdown import render_weekly_markdown
 from tidings.report.daily import build_daily
 from tidings.report.weekly import build_weekly
 from tidings.store import Store
