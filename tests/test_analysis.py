@@ -1,6 +1,6 @@
 """The LLM layer against a loopback OpenAI-compatible server: prose, guard, cache, fallback.
 
-Every test uses the demo sample and `tests/servers/openai.py`, whose default model answers
+Every test uses the demo sample and `testkit/servers/openai.py`, whose default model answers
 each task correctly from the facts in the prompt; the tests script what goes wrong.
 """
 
@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
+from testkit.servers.openai import Edit, FakeOpenAI, Hang, Malformed, Status, data_of
 from tests import report_checks
-from tests.servers.openai import Edit, FakeOpenAI, Hang, Malformed, Status, data_of
 from tests.test_daily_report import EXPECTED_EN, EXPECTED_ZH, _raw, known_logins
 from tidings.analysis.analyst import Analyst
 from tidings.analysis.cache import LLMCache, cache_key

@@ -371,9 +371,9 @@ def test_coverage_reads_both_times_on_each_backend(store: Store, rec: Records) -
 
 
 def test_a_sync_with_nothing_changed_still_moves_the_coverage(sqlite_store: Store) -> None:
-    fake = pytest.importorskip("tests.servers.github", reason="the fake GitHub is absent")
-    from tests.servers.generate import REPO as FAKE_REPO
-    from tests.servers.generate import quick_week
+    from testkit.generate import REPO as FAKE_REPO
+    from testkit.generate import quick_week
+    from testkit.servers import github as fake
     from tests.test_github_sync import TOKEN, sync
 
     with fake.FakeGitHub(quick_week(0), token=TOKEN) as gh:

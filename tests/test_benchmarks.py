@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
+
 from benchmarks.sync import SCENARIOS, render, run_benchmark
 
 

@@ -329,7 +329,8 @@ def test_subprocess_failure_has_no_traceback(db: str, tmp_path: Path) -> None:
 def test_sync_then_stats_against_fake_github(
     run: Runner, tmp_path: Path, rec: Records, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    fake = pytest.importorskip("tests.servers.github", reason="the fake GitHub is absent")
+    from testkit.servers import github as fake
+
     records = [
         rec.repo(),
         rec.issue(1, INSIDE, labels=["bug"]),
@@ -416,7 +417,7 @@ def test_sync_failures_are_one_line_and_leave_the_store_alone(
     case: str,
 ) -> None:
     """The store already holds acme/widgets; a failed sync must not change a byte of it."""
-    from tests.servers.github import FakeGitHub
+    from testkit.servers.github import FakeGitHub
 
     token = "ghp_clifailuretoken0123456"
     served = [

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.servers.generate import REPO, generate_week
-from tests.servers.github import FakeGitHub
+from testkit.generate import REPO, generate_week
+from testkit.servers.github import FakeGitHub
 from tidings import records as r
 from tidings.snapshot import export_snapshot
 from tidings.store import Store

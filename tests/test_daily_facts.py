@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.servers.openai import FakeOpenAI, data_of
+from testkit.servers.openai import FakeOpenAI, data_of
 from tidings.analysis.analyst import Analyst
 from tidings.analysis.cache import LLMCache
 from tidings.analysis.provider import Provider, ProviderSettings

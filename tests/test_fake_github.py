@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.servers.github import FakeGitHub, records_of
+from testkit.servers.github import FakeGitHub, records_of
 from tidings import records as r
 
 TOKEN = "test-token"

@@ -10,8 +10,15 @@ from typing import TypeVar
 
 import pytest
 
-from tests.servers.generate import REPO, WEEK, generate_week, pick_changes, quick_week
-from tests.servers.github import FakeGitHub
+from testkit.generate import (
+    REPO,
+    WEEK,
+    generate_week,
+    generate_weeks,
+    pick_changes,
+    quick_week,
+)
+from testkit.servers.github import FakeGitHub
 from tidings.config import GitHubConfig
 from tidings.records import (
     ClosingRefRecord,
@@ -278,6 +285,34 @@ def test_a_sync_of_a_generated_week_reproduces_it(tmp_path: Path) -> None:
         store.engine.dispose()
     got = [r for r in got if not isinstance(r, SyncStateRecord)]
     assert [_plain(r) for r in got] == [_plain(r) for r in records]
+
+
+def test_weeks_follow_each_other_without_sharing_a_number_or_an_id() -> None:
+    start = datetime(2026, 2, 22, 16, tzinfo=UTC)  # Monday 00:00 in Asia/Shanghai
+    weeks = list(generate_weeks(3, merged=12, start=start))
+    assert len(weeks) == 3
+    seen: dict[type, set[int]] = defaultdict(set)
+    last_number = 0
+    for k, records in enumerate(weeks):
+        check_consistent(records, start + k * WEEK)
+        items = _of(records, ItemRecord)
+        merged = [i for i in items if i.merged]
+        assert len(merged) == 12  # exactly the asked number, all merged inside week k
+        assert all(start + k * WEEK <= i.merged_at < start + (k + 1) * WEEK for i in merged)  # type: ignore[operator]
+        assert min(i.number for i in items) > last_number
+        last_number = max(i.number for i in items)
+        for cls in (CommentRecord, ReviewRecord, ReviewCommentRecord):
+            ids = {r.id for r in _of(records, cls)}  # type: ignore[attr-defined]
+            assert not ids & seen[cls]
+            seen[cls] |= ids
+    assert [r.model_dump() for r in weeks[1]] == [
+        r.model_dump() for r in list(generate_weeks(3, merged=12, start=start))[1]
+    ]
+
+
+def test_the_default_of_many_weeks_is_the_default_week(week: list[Record]) -> None:
+    [first] = list(generate_weeks(1))
+    assert [r.model_dump() for r in first] == [r.model_dump() for r in week]
 
 
 def _plain(record: Record) -> dict[str, object]:

@@ -15,7 +15,7 @@ import httpx
 import pytest
 import sqlalchemy as sa
 
-from tests.servers.github import FakeGitHub
+from testkit.servers.github import FakeGitHub
 from tests.test_github_sync import TOKEN, assert_same, stored, sync
 from tidings import records as r
 from tidings.cli import main

@@ -27,11 +27,12 @@ from graphql import (
     validate,
 )
 
+from testkit.servers import github as fake_github
+from testkit.servers.github import SUBSET_PATH, FakeGitHub, Request, records_of
+from testkit.servers.real_schema import build, real_schema, schema_path
+from testkit.shared import SHARED_ENV
 from tests.factories import Records
-from tests.servers import github as fake_github
-from tests.servers.github import SUBSET_PATH, FakeGitHub, Request, records_of
-from tests.servers.real_schema import build, real_schema, schema_path
-from tests.shared import SHARED_ENV, shared_or_skip
+from tests.shared import shared_or_skip
 from tidings.config import GitHubConfig
 from tidings.sources.github import queries
 from tidings.sources.github.client import GitHubClient

@@ -12,9 +12,9 @@ import httpx
 import pytest
 import sqlalchemy as sa
 
-from tests.servers import github as fake_module
-from tests.servers.generate import REPO, generate_week, quick_week
-from tests.servers.github import FAULT_KINDS, GRAPHQL_ONLY, FakeGitHub, records_of
+from testkit.generate import REPO, generate_week, quick_week
+from testkit.servers import github as fake_module
+from testkit.servers.github import FAULT_KINDS, GRAPHQL_ONLY, FakeGitHub, records_of
 from tidings import records as r
 from tidings.config import GitHubConfig, RepoConfig
 from tidings.errors import SourceError

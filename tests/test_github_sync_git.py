@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
-from tests.servers.generate import REPO, generate_week
-from tests.servers.github import FakeGitHub
+from testkit.generate import REPO, generate_week
+from testkit.servers.github import FakeGitHub
 from tests.test_github_sync import TOKEN, sync
 from tidings import records as r
 from tidings.store import Store, schema

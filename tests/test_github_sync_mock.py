@@ -1,6 +1,6 @@
 """sync_repository against a tiny in-process GitHub (httpx.MockTransport).
 
-The loopback FakeGitHub (tests/servers/github.py) is the full contract test; this one is small
+The loopback FakeGitHub (testkit/servers/github.py) is the full contract test; this one is small
 enough to read in one sitting and pins the request plan itself: keyset paging on `since`, 304s
 on a quiet re-sync, details only for changed PRs, deletions found by counts.
 """

@@ -21,7 +21,7 @@ import sqlalchemy as sa
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.servers.github import FakeGitHub, records_of
+from testkit.servers.github import FakeGitHub, records_of
 from tests.test_github_dataloss import REPO, small_repo
 from tests.test_github_sync import TOKEN, sync
 from tidings import records as r

@@ -8,8 +8,9 @@ from __future__ import annotations
 import json
 from io import StringIO
 
-from benchmarks.llm import CONTEXT, render, run_benchmark
 from rich.console import Console
+
+from benchmarks.llm import CONTEXT, render, run_benchmark
 
 
 def test_quick_llm_benchmark_reports_every_figure() -> None:

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
+from testkit.servers.github import FakeGitHub
 from tests.factories import Records, seed
-from tests.servers.github import FakeGitHub
 from tidings.cli import main
 from tidings.config import GitHubConfig, RepoConfig, parse_config
 from tidings.errors import ConfigError

@@ -345,7 +345,7 @@ def test_cli_run_against_fake_github_one_repo_failing(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from tests.servers.github import FakeGitHub
+    from testkit.servers.github import FakeGitHub
 
     records = [
         rec.repo(),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+
 from benchmarks.site import render, run_benchmark
 
 

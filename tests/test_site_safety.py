@@ -453,8 +453,8 @@ def _disk_state(*folders: Path) -> dict[str, tuple[int, int]]:
 def test_second_run_with_a_model_writes_nothing_and_calls_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tests.servers.github import FakeGitHub
-    from tests.servers.openai import FakeOpenAI
+    from testkit.servers.github import FakeGitHub
+    from testkit.servers.openai import FakeOpenAI
     from tidings.analysis.analyst import Analyst
     from tidings.render import pdf as pdf_module
     from tidings.runner import run_repositories

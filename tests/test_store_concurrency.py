@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from tests.servers.generate import REPO, generate_week
-from tests.servers.github import FakeGitHub, Request
+from testkit.generate import REPO, generate_week
+from testkit.servers.github import FakeGitHub, Request
 from tests.store_worker import open_store
 from tests.test_github_sync import TOKEN, served, stored
 from tests.test_snapshot import _body

@@ -31,9 +31,9 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from tests.servers.generate import REPO, generate_week
-from tests.servers.github import FakeGitHub
-from tests.servers.openai import FakeOpenAI
+from testkit.generate import REPO, generate_week
+from testkit.servers.github import FakeGitHub
+from testkit.servers.openai import FakeOpenAI
 from tests.test_crash_safety import _cursors, _export
 from tidings import records as r
 

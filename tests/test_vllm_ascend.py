@@ -1,7 +1,7 @@
 """Evaluation on real data: the vllm-ascend first-parent history through the git source.
 
 The records in ../shared/data are rendered into the bytes `git log` prints
-(tests/gitlog_fixture.py) and fed through the same parser and store writer as a clone. The
+(testkit/gitlog.py) and fed through the same parser and store writer as a clone. The
 oracle reads the records with json and zoneinfo only, not through tidings.
 """
 
@@ -15,7 +15,8 @@ from zoneinfo import ZoneInfo
 import pytest
 import sqlalchemy as sa
 
-from tests.gitlog_fixture import REPO, load_records, render_log, shared_or_skip, split_rename
+from testkit.gitlog import ASCEND, REPO, load_records, render_log, split_rename
+from tests.shared import shared_or_skip
 from tidings.config import parse_config
 from tidings.facts.stats import item_lists, path_churn
 from tidings.facts.windows import weekly_window
@@ -23,6 +24,7 @@ from tidings.sources.git import ingest, parse_log
 from tidings.store import Store, schema
 
 TZ = ZoneInfo("Asia/Shanghai")
+NEEDS = "these tests read the shared vllm-ascend history"
 CONFIG = f"""
 [[repos]]
 name = "{REPO}"
@@ -35,7 +37,7 @@ core_paths = ["vllm_ascend/worker/**", "vllm_ascend/core/**"]
 
 @pytest.fixture(scope="module")
 def records() -> list[dict[str, Any]]:
-    return load_records(shared_or_skip())
+    return load_records(shared_or_skip(ASCEND, NEEDS))
 
 
 @pytest.fixture(scope="module")
@@ -242,7 +244,7 @@ def test_missing_shared_data_skips_with_a_reason_but_fails_under_ci(
     absent = tmp_path / "nowhere.jsonl"
     monkeypatch.delenv("CI", raising=False)
     with pytest.raises(pytest.skip.Exception, match=r"nowhere\.jsonl is absent"):
-        shared_or_skip(absent)
+        shared_or_skip(absent, NEEDS)
     monkeypatch.setenv("CI", "true")
     with pytest.raises(pytest.fail.Exception, match="CI=true requires it"):
-        shared_or_skip(absent)
+        shared_or_skip(absent, NEEDS)

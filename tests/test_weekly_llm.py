@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
+from testkit.servers.openai import FakeOpenAI, data_of
 from tests import report_checks
-from tests.servers.openai import FakeOpenAI, data_of
 from tests.test_analysis import (  # noqa: F401  (fixtures)
     HOSTILE,
     KEY,

@@ -1,5 +1,12 @@
 """A seeded, synthetic, vLLM-scale week of one repository's records, for benchmarks and tests.
 
+This is the one generator of synthetic repository data: the fake GitHub serves it, the sync,
+store and terminal tests read it back, and the sync, LLM and weekly benchmarks measure on it
+(`generate_weeks` strings weeks together for a store with history). Two other makers of data
+are different things: tests/factories.py builds the handful of records a unit test names and
+asserts on, and benchmarks/site.py invents finished report models (a years-long archive of
+them, which building from records would take hours) to time the site alone.
+
 `generate_week()` returns the records a complete sync of `bench/inference-engine` should end up
 with for one busy week: about 700 pull requests (about 300 merged), 200 issues, 5,000 comments,
 reviews and review comments, and 3,000 changed-file entries, with the long tails a real project
@@ -21,7 +28,7 @@ from __future__ import annotations
 import math
 import random
 import string
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Literal, Protocol
@@ -562,6 +569,8 @@ class _Week:
         pr_files: int,
         start: datetime,
         int32_ids: bool = False,
+        numbers_after: int | None = None,
+        ids_after: dict[str, int] | None = None,
     ) -> None:
         if start.tzinfo is None:
             raise ValueError("start must be timezone-aware")
@@ -573,6 +582,8 @@ class _Week:
         self.n_threads = comments_and_reviews
         self.n_files = pr_files
         self.int32_ids = int32_ids
+        self.numbers_after = numbers_after
+        self.ids_after = ids_after or {}
         self._users()
         self._paths()
 
@@ -1090,16 +1101,18 @@ class _Week:
     def _number(self, items: list[_Item]) -> None:
         rng = self.rng
         items.sort(key=lambda i: (i.created, i.kind))
-        number = 31000
         old = [i for i in items if i.created < self.start]
         new = [i for i in items if i.created >= self.start]
         # Older items are sparse (most of their neighbours were not touched this week).
         spacing = 40
-        number = 31000 - spacing * (len(old) + 1)
+        first = 31000
+        if self.numbers_after is not None:  # a later week of several: above every number so far
+            first = self.numbers_after + 1 + spacing * (len(old) + 1)
+        number = first - spacing * (len(old) + 1)
         for item in old:
             number += rng.randint(1, 2 * spacing - 1)
             item.number = number
-        number = max(number, 31000)
+        number = max(number, first)
         for item in new:
             number += 1 if rng.random() < 0.93 else rng.randint(2, 4)
             item.number = number
@@ -1126,7 +1139,9 @@ class _Week:
         )
         # GitHub's ids passed 2**31 in 2024 (reviews, comments); GraphQL `databaseId` is an
         # Int, so clients must read `fullDatabaseId`. `int32_ids` keeps them below, as before.
-        bases = INT32_ID_BASES if self.int32_ids else ID_BASES
+        bases = dict(INT32_ID_BASES if self.int32_ids else ID_BASES)
+        for kind, last in self.ids_after.items():  # a later week of several: ids keep growing
+            bases[kind] = max(bases[kind], last)
         self._assign(comments, bases["comment"])
         self._assign(reviews, bases["review"])
         self._assign(inline, bases["review_comment"])
@@ -1373,6 +1388,50 @@ def quick_week(
         start=start,
         int32_ids=int32_ids,
     )
+
+
+def generate_weeks(
+    weeks: int,
+    *,
+    merged: int = 300,
+    start: datetime = DEFAULT_START,
+    seed: int = 0,
+) -> Iterator[list[Record]]:
+    """`weeks` consecutive busy weeks from `start`, one list of records per week (each with the
+    repository record first), for a store that holds months of history.
+
+    Each week is `generate_week`'s, scaled so that exactly `merged` PRs are merged in it (the
+    default 300 gives the default week: 700 PRs, 200 issues, 5,000 comments and reviews, 3,000
+    changed files). Every merge and close falls inside its own week (some of a week's items
+    were opened earlier, as in `generate_week`); numbers and ids keep growing from week to
+    week, so no two weeks share an item, comment or review. The same arguments always give the
+    same records."""
+    numbers_after: int | None = None
+    ids_after: dict[str, int] = {}
+    for k in range(weeks):
+        # round(prs * 3/7) PRs of a week are merged: this many PRs give back exactly `merged`.
+        prs = round(merged * 7 / 3)
+        week = _Week(
+            seed * 1000 + k,
+            prs=prs,
+            issues=round(merged * 2 / 3),
+            comments_and_reviews=round(merged * 50 / 3),
+            pr_files=merged * 10,
+            start=start + k * WEEK,
+            numbers_after=numbers_after,
+            ids_after=ids_after,
+        )
+        records = week.build()
+        numbers_after = max(x.number for x in records if isinstance(x, ItemRecord))
+        for kind, cls in (
+            ("comment", CommentRecord),
+            ("review", ReviewRecord),
+            ("review_comment", ReviewCommentRecord),
+        ):
+            ids = [x.id for x in records if isinstance(x, cls)]
+            if ids:
+                ids_after[kind] = max(ids)
+        yield records
 
 
 # -- changes for incremental runs ---------------------------------------------------------

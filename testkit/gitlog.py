@@ -5,7 +5,7 @@ print for such a commit: the formatted header, the `-z --numstat` entries (a ren
 count, then the old and the new path) and the patch headers of each file. The records carry no
 diff text, so no hunk is rendered: their files get no added lines (patch None), which is what
 the store holds wherever the patch is unknown. tests/test_git_source.py proves the same parser
-on a real git repository's output.
+on a real git repository's output. tests/test_vllm_ascend.py and benchmarks/weekly.py read it.
 
 The records' text is read from ../shared at run time and never copied into the repository.
 """
@@ -13,31 +13,17 @@ The records' text is read from ../shared at run time and never copied into the r
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
+from testkit.shared import shared_dir
 
-from tests.shared import shared_dir
-
-SHARED = shared_dir()
-ASCEND = SHARED / "data" / "vllm-ascend-commits.jsonl"
+ASCEND = shared_dir() / "data" / "vllm-ascend-commits.jsonl"
 REPO = "vllm-project/vllm-ascend"
 
 _BRACES = re.compile(r"^(?P<pre>.*)\{(?P<old>[^{}]*) => (?P<new>[^{}]*)\}(?P<post>.*)$")
-
-
-def shared_or_skip(path: Path = ASCEND) -> Path:
-    """The shared file, or a skip naming it; under CI=true its absence is a failure."""
-    if path.exists():
-        return path
-    reason = f"{path} is absent: these tests read the shared vllm-ascend history beside the repo"
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"{reason}; CI=true requires it")
-    pytest.skip(reason)
 
 
 def load_records(path: Path = ASCEND) -> list[dict[str, Any]]:

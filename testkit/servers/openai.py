@@ -30,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.servers.loopback import LoopbackHandler, LoopbackServer
+from testkit.servers.loopback import LoopbackHandler, LoopbackServer
 
 Answer = dict[str, Any]
 

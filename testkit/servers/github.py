@@ -30,7 +30,7 @@ zero reactions dropped, PR-only fields cleared on issues, PR refs and sizes defa
 `records_of` is exactly what a faithful client can read back.
 
 GraphQL queries are validated and executed for real by graphql-core against GitHub's real public
-schema, read from ../shared at run time (`schema()`, tests/servers/real_schema.py): a query GitHub
+schema, read from ../shared at run time (`schema()`, testkit/servers/real_schema.py): a query GitHub
 would refuse is refused here with GraphQL's own message. A field of the real schema the fake has
 no data for resolves to null (an error where the field is non-null), never to invented data.
 Where ../shared is absent, `github_schema.graphql` stands in, a hand-written subset with the same
@@ -77,9 +77,9 @@ from graphql import (
     validate,
 )
 
-from tests.servers.loopback import LoopbackHandler, LoopbackServer
-from tests.servers.real_schema import real_schema, schema_path
-from tests.shared import SHARED_ENV
+from testkit.servers.loopback import LoopbackHandler, LoopbackServer
+from testkit.servers.real_schema import real_schema, schema_path
+from testkit.shared import SHARED_ENV
 from tidings import records as r
 
 __all__ = [
@@ -186,7 +186,7 @@ _SUBSET_LOCK = threading.Lock()
 def schema() -> tuple[GraphQLSchema, Literal["real", "subset"]]:
     """The schema queries are validated and executed against, and which one it is.
 
-    GitHub's real public schema (../shared, see tests/servers/real_schema.py) whenever it is
+    GitHub's real public schema (../shared, see testkit/servers/real_schema.py) whenever it is
     there: a query GitHub would refuse is refused here too. Without it the hand-written subset
     stands in, with a warning; under CI=true its absence is an error instead.
     """

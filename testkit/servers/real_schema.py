@@ -11,7 +11,7 @@ building it as is, and both are mended on the parsed document, not on the text:
   the implementation; deprecated fields stay valid to query either way, so no query's validity
   changes.
 
-tests/shared.py says where `../shared` is (`TIDINGS_SHARED` overrides).
+testkit/shared.py says where `../shared` is (`TIDINGS_SHARED` overrides).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from graphql.language import (
     ObjectTypeDefinitionNode,
 )
 
-from tests.shared import shared_dir
+from testkit.shared import shared_dir
 
 SCHEMA_FILE = Path("data") / "github" / "schema.graphql"
 
