@@ -553,6 +553,7 @@ def test_exit_codes(run: Runner, db: str, tmp_path: Path, case: str) -> None:  #
     assert _export_all(db, tmp_path / "after.jsonl") == before
 
 
+@pytest.mark.slow
 def test_console_script_exit_codes(db: str, tmp_path: Path) -> None:
     """The installed `tidings` script, as a shell sees it."""
     exe = Path(sys.executable).with_name("tidings")

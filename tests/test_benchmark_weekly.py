@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from io import StringIO
 
+import pytest
 from rich.console import Console
 
 from benchmarks.weekly import render, run_benchmark
@@ -15,6 +16,7 @@ from testkit.gitlog import ASCEND
 from tests.shared import shared_or_skip
 
 
+@pytest.mark.slow
 def test_quick_benchmark_reports_every_figure() -> None:
     results = run_benchmark(quick=True)
     json.dumps(results)  # machine-readable as is

@@ -390,20 +390,32 @@ def test_report_daily_markdown_json_and_out(run: Runner, db: str, tmp_path: Path
     assert not [p for p in target.parent.iterdir() if p.name.endswith(".tmp")]
 
 
-def test_demo_writes_both_languages_offline(run: Runner, tmp_path: Path) -> None:
+# With PDFs (28 of them, and the site) the demo takes a minute or more on two cores: the fast
+# loop writes the reports alone; PDFs also have their own quick tests (test_site_pdfs.py).
+@pytest.mark.parametrize(
+    "pdf", [False, pytest.param(True, marks=pytest.mark.slow)], ids=["no-pdf", "pdf"]
+)
+def test_demo_writes_both_languages_offline(run: Runner, tmp_path: Path, pdf: bool) -> None:
     out = tmp_path / "demo"
-    r = run("demo", "--out", str(out))
+    args = (
+        ("demo", "--out", str(out)) if pdf else ("demo", "--out", str(out), "--no-pdf", "--no-site")
+    )
+    r = run(*args)
     assert r.code == 0, r.err
     files = sorted(p.name for p in (out / "daily").iterdir())
-    assert len(files) == 12 * 2 * 4  # Markdown, JSON, PDF and the PDF's key
+    # Markdown and JSON, and with PDFs each report's PDF and its key
+    assert len(files) == 12 * 2 * (4 if pdf else 2)
     assert "2026-03-08.zh.md" in files and "2026-03-13.en.json" in files
-    assert (out / "daily" / "2026-03-13.en.pdf").read_bytes().startswith(b"%PDF")
+    if pdf:
+        assert (out / "daily" / "2026-03-13.en.pdf").read_bytes().startswith(b"%PDF")
+    else:
+        assert not (out / "site").exists()
     assert str(out / "daily") in r.err  # it says where the reports are
     quiet = (out / "daily" / "2026-03-08.en.md").read_text(encoding="utf-8")
     assert "A quiet window" in quiet
     # Running it again is idempotent: same store contents, same reports (bar the timestamp).
     first = (out / "daily" / "2026-03-10.zh.md").read_text(encoding="utf-8")
-    assert run("demo", "--out", str(out)).code == 0
+    assert run(*args).code == 0
     again = (out / "daily" / "2026-03-10.zh.md").read_text(encoding="utf-8")
     assert first.split("生成于")[0] == again.split("生成于")[0]
 

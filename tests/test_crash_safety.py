@@ -13,6 +13,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,9 @@ import pytest
 from testkit.generate import REPO, generate_week
 from testkit.servers.github import FakeGitHub
 from tidings import records as r
+from tidings.config import GitHubConfig
 from tidings.snapshot import export_snapshot
+from tidings.sources.github.sync import sync_repository
 from tidings.store import Store
 
 TOKEN = "ghp_CRASHTEST0123456789abcdef"
@@ -78,24 +81,53 @@ def _cursors(path: Path) -> list[str]:
     return [line.split('"updated_at"')[0] for line in lines if '"type":"sync_state"' in line]
 
 
-@pytest.mark.parametrize("fraction", [0.1, 0.3, 0.5, 0.7, 0.9])
+@dataclass(frozen=True)
+class Reference:
+    """One uninterrupted sync of the week: what every killed-and-rerun sync must end up with."""
+
+    requests: int
+    export: list[str]
+    cursors: list[str]
+
+
+@pytest.fixture(scope="module")
+def reference(week: list[r.Record], tmp_path_factory: pytest.TempPathFactory) -> Reference:
+    # The same records make the same fake, so one clean sync (in this process: the same sync
+    # code the command runs) serves every kill point.
+    tmp_path = tmp_path_factory.mktemp("clean")
+    clean_db = f"sqlite:///{tmp_path / 'clean.db'}"
+    with FakeGitHub(week, token=TOKEN) as gh:
+        store = Store.open(clean_db)
+        try:
+            github = GitHubConfig(api_url=gh.api_url, graphql_url=gh.graphql_url)
+            sync_repository(store, REPO, github=github, token=TOKEN)
+        finally:
+            store.close()
+        total = len(gh.requests)
+    assert total >= 10, f"the sync made only {total} requests"
+    export = _export(clean_db, tmp_path / "clean.jsonl")
+    return Reference(total, export, _cursors(tmp_path / "clean.jsonl"))
+
+
+# Each kill point costs a killed sync and a re-run in fresh processes: the fast loop kills
+# halfway, the full suite at five points from the first stream to the last GraphQL batches.
+@pytest.mark.parametrize(
+    "fraction",
+    [
+        pytest.param(0.1, marks=pytest.mark.slow),
+        pytest.param(0.3, marks=pytest.mark.slow),
+        0.5,
+        pytest.param(0.7, marks=pytest.mark.slow),
+        pytest.param(0.9, marks=pytest.mark.slow),
+    ],
+)
 def test_sigkill_mid_sync_then_rerun_equals_uninterrupted(
-    fake: FakeGitHub, tmp_path: Path, fraction: float
+    fake: FakeGitHub, reference: Reference, tmp_path: Path, fraction: float
 ) -> None:
     config = _config(tmp_path, fake)
-
-    # The reference: one uninterrupted sync.
-    clean_db = f"sqlite:///{tmp_path / 'clean.db'}"
-    done = _sync(clean_db, config, tmp_path)
-    _out, err = done.communicate(timeout=120)
-    assert done.returncode == 0, err
-    total = len(fake.requests)
-    assert total >= 10, f"the sync made only {total} requests"
-    kill_at = max(2, round(total * fraction))
-    reference = _export(clean_db, tmp_path / "clean.jsonl")
+    kill_at = max(2, round(reference.requests * fraction))
 
     # The victim: held at its kill_at-th request, killed there, then re-run.
-    fake.reset_log()
     reached = threading.Event()
     release = threading.Event()
     seen = 0
@@ -125,10 +157,11 @@ def test_sigkill_mid_sync_then_rerun_equals_uninterrupted(
     _out, err = rerun.communicate(timeout=120)
     assert rerun.returncode == 0, err
     assert "Traceback" not in err
-    assert _export(victim_db, tmp_path / "victim.jsonl") == reference
-    assert _cursors(tmp_path / "victim.jsonl") == _cursors(tmp_path / "clean.jsonl")
+    assert _export(victim_db, tmp_path / "victim.jsonl") == reference.export
+    assert _cursors(tmp_path / "victim.jsonl") == reference.cursors
 
 
+@pytest.mark.slow  # six `tidings` processes; test_cli.py checks the token in its errors quickly
 def test_token_never_written_anywhere(fake: FakeGitHub, tmp_path: Path) -> None:
     """Sync, export, stats and report with a distinctive token, then grep every output."""
     config = _config(tmp_path, fake)

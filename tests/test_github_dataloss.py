@@ -22,6 +22,9 @@ from tidings.cli import main
 from tidings.errors import SourceError
 from tidings.store import Store, schema
 
+# Seconds a test against the loopback GitHub: the fast loop runs them on SQLite alone.
+pytestmark = pytest.mark.slow_on_postgres
+
 T0 = datetime(2026, 3, 2, tzinfo=UTC)
 REPO = "acme/loss"
 

@@ -24,6 +24,9 @@ from tidings.sources.github.sync import SyncReport, sync_repository
 from tidings.store import Store, schema
 from tidings.store.rows import read_records
 
+# Seconds a test against the loopback GitHub: the fast loop runs them on SQLite alone.
+pytestmark = pytest.mark.slow_on_postgres
+
 TOKEN = "ghp_FAKETOKEN0123456789abcd"
 T0 = datetime(2026, 2, 16, tzinfo=UTC)
 

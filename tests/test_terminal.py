@@ -394,6 +394,7 @@ def test_site_build_on_a_terminal(
     assert_files_whole(site)
 
 
+@pytest.mark.slow
 def test_run_with_a_model_on_a_terminal(
     tmp_path: Path, github: FakeGitHub, terminals: list[Terminal]
 ) -> None:
@@ -450,10 +451,8 @@ def test_output_printed_under_live_bars_is_redacted(tmp_path: Path) -> None:
 # -- Ctrl-C --------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "fraction",
-    [0.5, pytest.param(0.2, marks=pytest.mark.slow), pytest.param(0.8, marks=pytest.mark.slow)],
-)
+@pytest.mark.slow  # the fast loop kills a sync mid-way in test_crash_safety.py
+@pytest.mark.parametrize("fraction", [0.2, 0.5, 0.8])
 def test_ctrl_c_mid_sync_then_rerun_equals_uninterrupted(
     tmp_path: Path, github: FakeGitHub, terminals: list[Terminal], fraction: float
 ) -> None:
@@ -540,6 +539,7 @@ def test_ctrl_c_during_site_pdfs_keeps_the_published_site_whole(
     assert_files_whole(site)
 
 
+@pytest.mark.slow
 def test_ctrl_c_while_model_calls_are_running_stops_at_once(
     tmp_path: Path, github: FakeGitHub, terminals: list[Terminal]
 ) -> None:
@@ -563,6 +563,7 @@ def test_ctrl_c_while_model_calls_are_running_stops_at_once(
     assert_files_whole(tmp_path / "site")
 
 
+@pytest.mark.slow
 def test_sigint_to_the_command_alone_during_pdfs_ends_the_workers(
     tmp_path: Path, terminals: list[Terminal]
 ) -> None:
@@ -579,6 +580,7 @@ def test_sigint_to_the_command_alone_during_pdfs_ends_the_workers(
     assert_files_whole(out)
 
 
+@pytest.mark.slow
 def test_ctrl_c_twice_still_one_line_and_exit_130(
     tmp_path: Path, terminals: list[Terminal]
 ) -> None:
