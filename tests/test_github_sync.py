@@ -300,7 +300,20 @@ def test_graphql_batch_shrinks_on_heavy_queries(store: Store, fake: FakeGitHub) 
     assert_same(store, fake)
 
 
-@pytest.mark.parametrize("kind", [k for k in FAULT_KINDS if k != "mutate"])
+# A sync through each kind takes a second or two: the fast loop runs a transient error, a rate
+# limit and a broken body (test_github_client.py and test_github_dataloss.py take every kind
+# apart quickly), the full suite every kind.
+FAST_FAULTS = ("502", "secondary", "truncated")
+
+
+@pytest.mark.parametrize(
+    "kind",
+    [
+        k if k in FAST_FAULTS else pytest.param(k, marks=pytest.mark.slow)
+        for k in FAULT_KINDS
+        if k != "mutate"
+    ],
+)
 def test_each_fault_kind_is_survived(store: Store, fake: FakeGitHub, kind: str) -> None:
     # The first requests of each kind fail: repository, streams and GraphQL alike.
     if kind == "graphql_heavy":
@@ -389,7 +402,11 @@ class _CrashingTransport(httpx.HTTPTransport):
         return super().handle_request(request)
 
 
-@pytest.mark.parametrize("after", [1, 3, 5, 7, 9])
+# The crash lands on the n-th request: the fast loop crashes at two points, the full suite at
+# five.
+@pytest.mark.parametrize(
+    "after", [1, 5, *(pytest.param(n, marks=pytest.mark.slow) for n in (3, 7, 9))]
+)
 def test_killed_sync_resumes_to_the_same_store(
     sqlite_store: Store, fake: FakeGitHub, after: int
 ) -> None:

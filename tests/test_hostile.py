@@ -447,7 +447,9 @@ def served(site: Path) -> Iterator[str]:
     from tidings.site.serve import make_server
 
     server = make_server(site, "127.0.0.1", 0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+    )
     thread.start()
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}/"

@@ -304,7 +304,9 @@ def test_serve_previews_the_site(tmp_path: Path, reports) -> None:  # type: igno
     write_reports(tmp_path / "r", reports, [(DAYS[0], "zh")])
     build_site(tmp_path / "r", tmp_path / "s", SiteConfig(), pdf=False)
     server = make_server(tmp_path / "s", "127.0.0.1", 0)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+    ).start()
     try:
         host, port = server.server_address[:2]
         url = f"http://{host}:{port}/{PROJECT}/daily/{DAYS[0]}.zh.html"

@@ -81,7 +81,9 @@ def hostile_site(demo: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _serve(root: Path) -> Iterator[str]:
     server = make_server(root, "127.0.0.1", 0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+    )
     thread.start()
     try:
         host, port = server.server_address[:2]

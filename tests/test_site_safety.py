@@ -523,7 +523,9 @@ def served(tmp_path: Path, report_json: dict[str, str]) -> Iterator[tuple[str, P
     (site / "drafts").mkdir()
     (site / "drafts" / "note.txt").write_text("a file in a folder without index.html", "utf-8")
     server = make_server(site, "127.0.0.1", 0)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+    ).start()
     host, port = server.server_address[:2]
     try:
         yield f"http://{host}:{port}", site

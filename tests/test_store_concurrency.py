@@ -57,6 +57,7 @@ def _version_rows(url: str) -> list[str]:
 # -- a fresh store opened by several processes at once ------------------------------------------
 
 
+@pytest.mark.slow_on_postgres
 def test_four_processes_open_a_fresh_store_at_once(db_url: str) -> None:
     ctx = multiprocessing.get_context("spawn")
     barrier = ctx.Barrier(4)

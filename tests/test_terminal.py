@@ -362,6 +362,7 @@ def test_demo_with_pdfs_on_a_terminal_after_ctrl_c_in_the_pdf_phase(
         assert key.is_file(), f"{report.name} has no current PDF after the re-run"
 
 
+@pytest.mark.slow
 def test_sync_on_a_terminal_with_a_retry_warning_under_the_bars(
     tmp_path: Path, github: FakeGitHub, terminals: list[Terminal]
 ) -> None:
@@ -380,6 +381,7 @@ def test_sync_on_a_terminal_with_a_retry_warning_under_the_bars(
     assert github.count(status=502) == 1
 
 
+@pytest.mark.slow
 def test_site_build_on_a_terminal(
     tmp_path: Path, demo_reports: Path, terminals: list[Terminal]
 ) -> None:
@@ -509,6 +511,7 @@ def test_ctrl_c_during_demo_pdfs_ends_the_workers_and_leaves_whole_files(
     assert len(list(out.rglob("*.pdf"))) < 28  # the interrupt landed mid-way
 
 
+@pytest.mark.slow
 def test_ctrl_c_during_site_pdfs_keeps_the_published_site_whole(
     tmp_path: Path, demo_reports: Path, terminals: list[Terminal]
 ) -> None:
