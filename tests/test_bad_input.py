@@ -372,11 +372,12 @@ def test_coverage_reads_both_times_on_each_backend(store: Store, rec: Records) -
 
 def test_a_sync_with_nothing_changed_still_moves_the_coverage(sqlite_store: Store) -> None:
     from testkit.generate import REPO as FAKE_REPO
-    from testkit.generate import quick_week
+    from testkit.generate import generate_week
     from testkit.servers import github as fake
     from tests.test_github_sync import TOKEN, sync
 
-    with fake.FakeGitHub(quick_week(0), token=TOKEN) as gh:
+    week = generate_week(0, prs=20, issues=10, comments_and_reviews=80, pr_files=40)
+    with fake.FakeGitHub(week, token=TOKEN) as gh:
         sync(sqlite_store, gh)
         old = datetime(2020, 1, 1, tzinfo=UTC)
         with sqlite_store.begin() as conn:

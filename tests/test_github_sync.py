@@ -89,6 +89,8 @@ def assert_same(store: Store, gh: FakeGitHub, repo: str = REPO) -> None:
     assert not missing and not extra, (missing[:3], extra[:3])
 
 
+# On a fifth of a vLLM week; test_github_sync_plan.py pins the same plan, exactly and quickly.
+@pytest.mark.slow
 def test_full_sync_equals_served_data_and_quiet_resync_is_all_304(store: Store) -> None:
     with FakeGitHub(quick_week(0), token=TOKEN) as fake:
         _full_then_quiet(store, fake)
@@ -108,6 +110,7 @@ def _full_then_quiet(store: Store, fake: FakeGitHub) -> None:
     assert_same(store, fake)
 
 
+@pytest.mark.slow  # test_github_sync_plan.py: what a change costs, on a small repository
 def test_ten_changed_items_only_those_refetched(store: Store, fake: FakeGitHub) -> None:
     sync(store, fake)
     fake.advance(3600)

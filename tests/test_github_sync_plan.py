@@ -24,6 +24,9 @@ from tidings import records as r
 from tidings.sources.github.sync import SyncReport
 from tidings.store import Store, schema
 
+# A second a test against the loopback GitHub: the fast loop runs them on SQLite alone.
+pytestmark = pytest.mark.slow_on_postgres
+
 REPO = "acme/widgets"
 TOKEN = plain.TOKEN
 T0 = datetime(2026, 2, 1, tzinfo=UTC)

@@ -183,7 +183,13 @@ def build_killed(source: Path, out: Path, where: str, at: int) -> None:
 
 @pytest.mark.parametrize(
     ("where", "at"),
-    [("write", 1), ("write", 5), ("write", 10), ("exchange", 1), ("rename", 2)],
+    [
+        pytest.param("write", 1, marks=pytest.mark.slow),
+        ("write", 5),
+        pytest.param("write", 10, marks=pytest.mark.slow),
+        ("exchange", 1),
+        pytest.param("rename", 2, marks=pytest.mark.slow),
+    ],
 )
 def test_sigkill_mid_build_leaves_a_whole_site(
     tmp_path: Path, report_json: dict[str, str], where: str, at: int

@@ -187,6 +187,7 @@ BAD = {
 }
 
 
+@pytest.mark.slow_on_postgres  # many cases, each a fresh store: SQLite is enough to iterate on
 @pytest.mark.parametrize("case", list(BAD))
 def test_malformed_snapshot_leaves_store_unchanged(
     case: str, filled: Store, tmp_path: Path

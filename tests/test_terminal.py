@@ -498,6 +498,7 @@ def test_ctrl_c_mid_sync_then_rerun_equals_uninterrupted(
     assert _cursors(tmp_path / "victim.jsonl") == _cursors(tmp_path / "clean.jsonl")
 
 
+@pytest.mark.slow
 def test_ctrl_c_during_demo_pdfs_ends_the_workers_and_leaves_whole_files(
     tmp_path: Path, terminals: list[Terminal]
 ) -> None:
