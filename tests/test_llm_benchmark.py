@@ -8,11 +8,13 @@ from __future__ import annotations
 import json
 from io import StringIO
 
+import pytest
 from rich.console import Console
 
 from benchmarks.llm import CONTEXT, render, run_benchmark
 
 
+@pytest.mark.slow
 def test_quick_llm_benchmark_reports_every_figure() -> None:
     results = run_benchmark(quick=True, concurrency=8)
     json.dumps(results)  # machine-readable as is

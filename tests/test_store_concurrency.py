@@ -240,6 +240,7 @@ def test_a_second_sync_of_a_repository_waits_for_the_first(
         second_store.close()
 
 
+@pytest.mark.slow_on_postgres
 def test_a_sync_that_waits_too_long_fails_with_one_line(
     db_url: str, gated: tuple[FakeGitHub, Gate]
 ) -> None:
