@@ -4,8 +4,9 @@
 print for such a commit: the formatted header, the `-z --numstat` entries (a rename as its
 count, then the old and the new path) and the patch headers of each file. The records carry no
 diff text, so no hunk is rendered: their files get no added lines (patch None), which is what
-the store holds wherever the patch is unknown. tests/test_git_source.py proves the same parser
-on a real git repository's output. tests/test_vllm_ascend.py and benchmarks/weekly.py read it.
+the store holds wherever the patch is unknown. tests/sources/test_git_source.py proves the same
+parser on a real git repository's output. tests/sources/test_vllm_ascend.py and
+benchmarks/weekly.py read it.
 
 The records' text is read from ../shared at run time and never copied into the repository.
 """

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.factories import Records, seed
-from tests.test_store import _every_type, _nul_records
+from tests.store.test_store import _every_type, _nul_records
 from tidings import records as r
 from tidings.errors import SnapshotError, StoreError
 from tidings.snapshot import VERSION, export_snapshot, import_snapshot

@@ -34,8 +34,8 @@ schema, read from ../shared at run time (`schema()`, testkit/servers/real_schema
 would refuse is refused here with GraphQL's own message. A field of the real schema the fake has
 no data for resolves to null (an error where the field is non-null), never to invented data.
 Where ../shared is absent, `github_schema.graphql` stands in, a hand-written subset with the same
-names, nullability and connection shapes (tests/test_github_real_schema.py holds it to the real
-one).
+names, nullability and connection shapes (tests/sources/github/test_github_real_schema.py holds
+it to the real one).
 """
 
 from __future__ import annotations

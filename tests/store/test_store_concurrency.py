@@ -21,8 +21,8 @@ import sqlalchemy as sa
 
 from testkit.generate import REPO, generate_week
 from testkit.servers.github import FakeGitHub, Request
+from tests.sources.github.test_github_sync import TOKEN, served, stored
 from tests.store_worker import open_store
-from tests.test_github_sync import TOKEN, served, stored
 from tests.test_snapshot import _body
 from tidings import records as r
 from tidings.cli import main
@@ -77,7 +77,7 @@ def test_four_processes_open_a_fresh_store_at_once(db_url: str) -> None:
 def test_four_imports_into_a_fresh_store_at_once(db_url: str, tmp_path: Path, rec: Any) -> None:
     """The same through the CLI, as four cron jobs would: each exits 0, with no error line."""
     from tests.factories import seed
-    from tests.test_store import _every_type
+    from tests.store.test_store import _every_type
 
     source = Store.open(f"sqlite:///{tmp_path / 'source.db'}")
     try:

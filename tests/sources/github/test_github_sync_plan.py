@@ -3,10 +3,10 @@ repository small enough to count by hand and served by the loopback GitHub
 (testkit/servers/github.py): a full sync and a quiet re-sync, what a change costs, the
 one-timestamp page fallback, and GitHub's 3,000-file cap.
 
-tests/test_github_sync.py holds the sync to the served data on a generated week (there the
+test_github_sync.py beside it holds the sync to the served data on a generated week (there the
 request counts are bounds), through faults, deletions, edits while paging and crashes. This file
 once held a second, in-process mini GitHub for the same purpose; one fake GitHub now serves
-every test, and tests/test_github_client.py scripts single answers for the client alone.
+every test, and test_github_client.py scripts single answers for the client alone.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ import pytest
 import sqlalchemy as sa
 
 from testkit.servers.github import FakeGitHub
-from tests import test_github_sync as plain
 from tests.factories import Records
+from tests.sources.github import test_github_sync as plain
 from tidings import records as r
 from tidings.sources.github.sync import SyncReport
 from tidings.store import Store, schema

@@ -16,7 +16,7 @@ import pytest
 import sqlalchemy as sa
 
 from testkit.servers.github import FakeGitHub
-from tests.test_github_sync import TOKEN, assert_same, stored, sync
+from tests.sources.github.test_github_sync import TOKEN, assert_same, stored, sync
 from tidings import records as r
 from tidings.cli import main
 from tidings.errors import SourceError

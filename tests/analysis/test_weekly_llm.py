@@ -14,7 +14,7 @@ import sqlalchemy as sa
 
 from testkit.servers.openai import FakeOpenAI, data_of
 from tests import report_checks
-from tests.test_analysis import (  # noqa: F401  (fixtures)
+from tests.analysis.test_analysis import (  # noqa: F401  (fixtures)
     HOSTILE,
     KEY,
     _cli,
@@ -25,7 +25,7 @@ from tests.test_analysis import (  # noqa: F401  (fixtures)
     repo_config,
     store,
 )
-from tests.test_daily_report import _raw, known_logins
+from tests.report.test_daily_report import _raw, known_logins
 from tidings.analysis.analyst import Analyst
 from tidings.demo import REPO
 from tidings.render.weekly_markdown import render_weekly_markdown

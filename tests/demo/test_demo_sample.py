@@ -28,7 +28,7 @@ KANA = re.compile(r"[\u3040-\u30ff]")
 EMOJI = re.compile(r"[\U0001F300-\U0001FAFF\u2705]")
 FIRST, LAST, QUIET = date(2026, 3, 2), date(2026, 3, 13), date(2026, 3, 8)
 # The snapshot's source script lives outside the package (only its output ships).
-BUILDER = Path(__file__).resolve().parents[1] / "scripts" / "build_demo_sample.py"
+BUILDER = Path(__file__).resolve().parents[2] / "scripts" / "build_demo_sample.py"
 
 
 def _load_builder() -> object:

@@ -25,7 +25,7 @@ from tidings.store import Store
 TZ = ZoneInfo("Asia/Shanghai")
 DAYS = [date(2026, 3, 2) + timedelta(days=k) for k in range(12)]
 NOW = datetime(2026, 3, 14, 2, 0, tzinfo=UTC)
-GOLDEN = Path(__file__).parent / "golden"
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 
 
 def _raw() -> list[dict]:

@@ -50,8 +50,8 @@ CHROMIUM_ARGS = [
 ]
 REPO_DIR = "tidings-demo/rapidinfer"
 DAY = "2026-03-10"
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
-DOC_IMAGES = Path(__file__).resolve().parent.parent / "docs" / "images"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+DOC_IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
 CJK = re.compile(r"[\u4e00-\u9fff]")
 ATOM = "{http://www.w3.org/2005/Atom}"
 

@@ -18,7 +18,7 @@ import sqlalchemy as sa
 
 from testkit.servers.openai import Edit, FakeOpenAI, Hang, Malformed, Status, data_of
 from tests import report_checks
-from tests.test_daily_report import EXPECTED_EN, EXPECTED_ZH, _raw, known_logins
+from tests.report.test_daily_report import EXPECTED_EN, EXPECTED_ZH, _raw, known_logins
 from tidings.analysis.analyst import Analyst
 from tidings.analysis.cache import LLMCache, cache_key
 from tidings.analysis.provider import Provider, ProviderSettings

@@ -34,7 +34,7 @@ import pytest
 from testkit.generate import REPO, generate_week
 from testkit.servers.github import FakeGitHub
 from testkit.servers.openai import FakeOpenAI
-from tests.test_crash_safety import _cursors, _export
+from tests.sources.github.test_crash_safety import _cursors, _export
 from tidings import records as r
 
 EXE = Path(sys.executable).with_name("tidings")

@@ -16,9 +16,9 @@ import pytest
 import sqlalchemy as sa
 
 import tidings
+from tests.cli.test_cli import Result, Runner, _export_all, run  # noqa: F401  (run: the fixture)
 from tests.factories import Records, seed
-from tests.test_cli import Result, Runner, _export_all, run  # noqa: F401  (run: the fixture)
-from tests.test_git_source import Clone
+from tests.sources.test_git_source import Clone
 from tidings.facts.coverage import Coverage, coverage, uncovered
 from tidings.facts.windows import daily_window, weekly_window
 from tidings.store import Store, schema
@@ -374,7 +374,7 @@ def test_a_sync_with_nothing_changed_still_moves_the_coverage(sqlite_store: Stor
     from testkit.generate import REPO as FAKE_REPO
     from testkit.generate import generate_week
     from testkit.servers import github as fake
-    from tests.test_github_sync import TOKEN, sync
+    from tests.sources.github.test_github_sync import TOKEN, sync
 
     week = generate_week(0, prs=20, issues=10, comments_and_reviews=80, pr_files=40)
     with fake.FakeGitHub(week, token=TOKEN) as gh:

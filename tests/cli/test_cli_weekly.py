@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.test_cli import Runner, run  # noqa: F401  (the fixture)
-from tests.test_git_source import Clone
+from tests.cli.test_cli import Runner, run  # noqa: F401  (the fixture)
+from tests.sources.test_git_source import Clone
 
 
 def _clone(tmp_path: Path) -> Clone:
@@ -58,7 +58,8 @@ def test_weekly_and_git_mistakes_are_one_line(run: Runner, tmp_path: Path) -> No
 
 def test_demo_writes_weekly_reports(run: Runner, tmp_path: Path) -> None:  # noqa: F811
     out = tmp_path / "demo"
-    r = run("demo", "--out", str(out), "--no-site", "--no-pdf")  # PDFs: tests/test_site_pdfs.py
+    # PDFs: tests/site/test_site_pdfs.py
+    r = run("demo", "--out", str(out), "--no-site", "--no-pdf")
     assert r.code == 0, r.err
     names = sorted(p.name for p in (out / "weekly").iterdir())
     assert names == [

@@ -22,8 +22,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from testkit.servers.github import FakeGitHub, records_of
-from tests.test_github_dataloss import REPO, small_repo
-from tests.test_github_sync import TOKEN, sync
+from tests.sources.github.test_github_dataloss import REPO, small_repo
+from tests.sources.github.test_github_sync import TOKEN, sync
 from tidings import records as r
 from tidings.errors import SourceError
 from tidings.sources.github import sync as sync_module

@@ -14,8 +14,8 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from tests import report_checks
-from tests.test_daily_report import _raw, known_logins
-from tests.test_git_source import Clone
+from tests.report.test_daily_report import _raw, known_logins
+from tests.sources.test_git_source import Clone
 from tidings.config import RepoConfig, load_config
 from tidings.demo import CONFIG_PATH, REPO, SAMPLE_PATH
 from tidings.render.weekly_markdown import render_weekly_markdown
@@ -229,7 +229,7 @@ def test_weekly_is_the_same_on_every_backend(db_url: str, repo_config, demo_stor
     assert got == build_weekly(demo_store, repo_config, 2026, 11, "zh", now=NOW)
 
 
-GOLDEN = Path(__file__).parent / "golden"
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 
 
 @pytest.mark.parametrize(("week", "lang"), [(10, "zh"), (11, "en")])
