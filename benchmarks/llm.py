@@ -3,11 +3,11 @@
     python benchmarks/llm.py [--quick] [--latency 1.0] [--concurrency 8] [--json]
 
 Three windows, measured in one run against the loopback OpenAI-compatible server
-(tests/servers/openai.py, which answers every task correctly and counts tokens as UTF-8
+(testkit/servers/openai.py, which answers every task correctly and counts tokens as UTF-8
 bytes / 4):
 
 - the demo sample's busiest day (tidings.demo);
-- a generated vLLM-scale day and the week around it (tests/servers/generate.py: ~700 PRs,
+- a generated vLLM-scale day and the week around it (testkit/generate.py: ~700 PRs,
   ~200 issues, ~5,000 comments and reviews a week, with 100+-comment threads).
 
 For each: model calls, prompt and completion tokens and the largest single prompt for a fresh
@@ -41,11 +41,11 @@ for _path in (ROOT / "src", ROOT):
 from rich import box  # noqa: E402
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
-from tests.factories import seed  # noqa: E402
-from tests.servers.generate import REPO as GEN_REPO  # noqa: E402
-from tests.servers.generate import generate_week, quick_week  # noqa: E402
-from tests.servers.openai import FakeOpenAI, tokens  # noqa: E402
 
+from testkit.generate import REPO as GEN_REPO  # noqa: E402
+from testkit.generate import generate_week, quick_week  # noqa: E402
+from testkit.seed import seed  # noqa: E402
+from testkit.servers.openai import FakeOpenAI, tokens  # noqa: E402
 from tidings.analysis import prompts  # noqa: E402
 from tidings.analysis.analyst import Analyst  # noqa: E402
 from tidings.analysis.cache import LLMCache  # noqa: E402

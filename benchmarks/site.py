@@ -5,7 +5,10 @@
 The archive is synthesised from the demo's report model: 365 daily reports at vLLM scale
 (about 18 new issues, 75 new PRs and 30 merged PRs a day, each listed in the appendix with
 labels and authors) and 52 weekly reports (the demo's busiest week built by report/weekly.py,
-moved to each week of the year with its own risk-tag counts).
+moved to each week of the year with its own risk-tag counts). These are finished report
+models, not records: the site reads only reports, and building 417 of them from a year of
+generated records (testkit/generate.py, which the sync, LLM and weekly benchmarks use) would
+time the report step for hours before the site step began.
 
 A report's PDF is made when the report is written (`tidings run`: one day's reports a day), so
 the archive a site is built from already carries its PDFs. Rendering 417 busy reports takes

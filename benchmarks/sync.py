@@ -2,9 +2,9 @@
 
     python benchmarks/sync.py [--latency 0.05] [--quick] [--seed 0] [--memory rss] [--json]
 
-One run generates a synthetic busy week (tests/servers/generate.py: ~700 PRs, ~200 issues,
+One run generates a synthetic busy week (testkit/generate.py: ~700 PRs, ~200 issues,
 ~5,000 comments and reviews, ~3,000 changed-file entries), serves it from the loopback GitHub
-(tests/servers/github.py) with a fixed delay per request, and measures three scenarios for
+(testkit/servers/github.py) with a fixed delay per request, and measures three scenarios for
 tidings and for the REST baseline (benchmarks/rest_baseline.py):
 
 1. full sync into an empty store;
@@ -44,10 +44,10 @@ for _path in (ROOT / "src", ROOT):
 from rich import box  # noqa: E402
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
-from tests.servers.generate import REPO, Change, generate_week, pick_changes, quick_week  # noqa: E402
-from tests.servers.github import FakeGitHub  # noqa: E402
 
 from benchmarks.rest_baseline import run_baseline  # noqa: E402
+from testkit.generate import REPO, Change, generate_week, pick_changes, quick_week  # noqa: E402
+from testkit.servers.github import FakeGitHub  # noqa: E402
 
 TOKEN = "bench-token"
 MemoryMode = Literal["rss", "tracemalloc"]

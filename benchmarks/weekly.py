@@ -3,8 +3,9 @@
     python benchmarks/weekly.py [--weeks 10] [--prs 300] [--quick] [--json]
 
 1. **Weekly reports.** A store is filled with `--weeks` (+1) consecutive ISO weeks of generated
-   vLLM-scale activity (by default 300 merged PRs a week with ~8 changed files each, 80 more
-   PRs opened, 100 issues, ~5 comments and 2 reviews per PR). Then the weekly report (zh, JSON
+   vLLM-scale activity (testkit/generate.py's week: by default 300 merged PRs a week out of 700,
+   200 issues, 5,000 comments and reviews, 3,000 changed files, with the long tails of a real
+   project). Then the weekly report (zh, JSON
    model plus Markdown) is built for 1 week and for every one of the 10 weeks, one after the
    other, against the full store (the extra first week is only there to be "the previous
    week" of the first report): wall time and peak memory are printed per week processed,
@@ -12,7 +13,7 @@
    should be linear) is visible side by side.
 2. **Git ingestion.** The real first-parent history of vllm-project/vllm-ascend
    (../shared/data/vllm-ascend-commits.jsonl, 4,734 commits) is rendered into the bytes
-   `git log` prints (tests/gitlog_fixture.py) and ingested through the git source's parser and
+   `git log` prints (testkit/gitlog.py) and ingested through the git source's parser and
    store writer into an empty SQLite store: wall time and peak memory, with the cumulative
    time printed at every tenth ISO week of history processed.
 
@@ -27,7 +28,6 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import random
 import statistics
 import sys
 import tempfile
@@ -48,198 +48,32 @@ from rich import box  # noqa: E402
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
-from tidings import records as r  # noqa: E402
+from testkit.generate import REPO, generate_weeks  # noqa: E402
+from testkit.seed import seed  # noqa: E402
 from tidings.config import RepoConfig  # noqa: E402
 from tidings.render.weekly_markdown import render_weekly_markdown  # noqa: E402
 from tidings.report.weekly import build_weekly  # noqa: E402
 from tidings.store import Store  # noqa: E402
-from tidings.store.rows import update_repository, write_records  # noqa: E402
 
-REPO = "bench/inference-engine"
 FIRST_WEEK = (2026, 9)  # the "previous week" of the first report; reports start at W10
 TZ = ZoneInfo("Asia/Shanghai")
 TARGET_SECONDS = 2.0  # one vLLM-scale week, no LLM (the issue's target)
 REPEATS = 3  # each week's report is timed this many times; the best run is printed
 T = TypeVar("T")
 
-_TAGS = [
-    "Bugfix",
-    "Core",
-    "Kernel",
-    "CI",
-    "Doc",
-    "Model",
-    "Frontend",
-    "ROCm",
-    "Perf",
-    "V1",
-    "Misc",
-    "Quantization",
-    "Spec Decode",
-    "Hardware",
-    "Build",
-]
-_LABELS = [
-    "bug",
-    "v1",
-    "ci/build",
-    "performance",
-    "documentation",
-    "rocm",
-    "frontend",
-    "quantization",
-    "speculative-decoding",
-    "ready",
-    "new-model",
-]
-_DIRS = [
-    "vllm/v1/core",
-    "vllm/v1/worker",
-    "vllm/v1/attention/backends",
-    "vllm/model_executor/models",
-    "vllm/model_executor/layers",
-    "vllm/entrypoints/openai",
-    "vllm/distributed",
-    "csrc/attention",
-    "csrc/quantization",
-    "vllm/platforms",
-    "tests/v1",
-    "tests/models",
-    "tests/kernels",
-    "docs/source",
-    "requirements",
-    ".buildkite",
-    "vllm/lora",
-    "vllm/spec_decode",
-]
-_WORDS = [
-    "scheduler",
-    "kernel",
-    "cache",
-    "attention",
-    "batch",
-    "prefill",
-    "decode",
-    "token",
-    "sampler",
-    "worker",
-    "rocm",
-    "quantize",
-    "fp8",
-    "moe",
-    "expert",
-    "graph",
-    "capture",
-    "memory",
-    "stream",
-    "rank",
-    "tensor",
-]
-
 
 def _config() -> RepoConfig:
     return RepoConfig(
         name=REPO,
         timezone=TZ.key,
-        core_paths=["vllm/v1/core/**", "vllm/v1/worker/**"],
+        core_paths=["engine/core/**", "engine/worker/**"],
     )
 
 
-def generate(weeks: int, prs: int, seed: int = 0) -> Iterator[list[r.Record]]:
-    """Each week's records: `prs` merged PRs with files, reviews and comments, plus opened
-    PRs and issues with conversation. Deterministic for a seed."""
-    rng = random.Random(seed)
-    number = 10_000
-    ids = iter(range(10**9, 10**10))
+def _first_monday() -> datetime:
+    # Local Mondays: the report's weeks are cut in the repository's timezone.
     monday = date.fromisocalendar(*FIRST_WEEK, 1)
-    for week in range(weeks):
-        # Local Mondays: the report's weeks are cut in the repository's timezone.
-        start = datetime.combine(monday + timedelta(weeks=week), datetime.min.time(), TZ)
-        out: list[r.Record] = []
-
-        def at(lo: float = 0.0, hi: float = 7.0, start: datetime = start) -> datetime:
-            return start + timedelta(days=rng.uniform(lo, hi))
-
-        def words(n: int) -> str:
-            return " ".join(rng.choice(_WORDS) for _ in range(n))
-
-        for k in range(prs + prs // 4 + prs // 3):
-            number += 1
-            kind = "issue" if k >= prs + prs // 4 else "pr"
-            merged = kind == "pr" and k < prs
-            created = at(-3.0, 6.0) if merged else at()
-            merged_at = max(created + timedelta(hours=1), at(0.5, 6.9)) if merged else None
-            tags = "".join(f"[{t}]" for t in rng.sample(_TAGS, rng.choice((1, 1, 2))))
-            files: list[r.PRFileRecord] = []
-            if merged:
-                for path in {
-                    f"{rng.choice(_DIRS)}/{rng.choice(_WORDS)}_{rng.randint(1, 40)}.py"
-                    for _ in range(max(1, int(rng.expovariate(1 / 8))))
-                }:
-                    adds, dels = int(rng.expovariate(1 / 40)), int(rng.expovariate(1 / 15))
-                    files.append(
-                        r.PRFileRecord(
-                            number=number,
-                            path=path,
-                            status="modified",
-                            additions=adds,
-                            deletions=dels,
-                        )
-                    )
-            out.append(
-                r.ItemRecord(
-                    number=number,
-                    kind=kind,  # type: ignore[arg-type]
-                    title=f"{tags} {words(6)}" if kind == "pr" else words(7),
-                    body=f"{words(30)}. {words(20)}.",
-                    author=f"dev{rng.randint(1, 400)}",
-                    author_type="User",
-                    author_association=rng.choice(["MEMBER", "CONTRIBUTOR", "NONE"]),
-                    state="closed" if merged else "open",
-                    draft=False if kind == "pr" else None,
-                    labels=rng.sample(_LABELS, rng.randint(0, 3)),
-                    created_at=created,
-                    updated_at=merged_at or created,
-                    closed_at=merged_at,
-                    merged_at=merged_at,
-                    merged=merged if kind == "pr" else None,
-                    additions=sum(f.additions or 0 for f in files),
-                    deletions=sum(f.deletions or 0 for f in files),
-                    changed_files=len(files),
-                    comments_count=5,
-                    detail_updated_at=(merged_at or created) if kind == "pr" else None,
-                    unresolved_threads=rng.choice([0, 0, 0, 1]) if merged else None,
-                )
-            )
-            out.extend(files)
-            when = merged_at or created + timedelta(hours=2)
-            for _ in range(5):
-                out.append(
-                    r.CommentRecord(
-                        id=next(ids),
-                        number=number,
-                        author=f"dev{rng.randint(1, 400)}",
-                        author_type="User",
-                        body=words(25),
-                        created_at=min(when, created + timedelta(hours=rng.uniform(0, 30))),
-                        updated_at=when,
-                    )
-                )
-            if kind == "pr":
-                for state in ("COMMENTED", "APPROVED" if rng.random() < 0.9 else "COMMENTED"):
-                    out.append(
-                        r.ReviewRecord(
-                            id=next(ids),
-                            number=number,
-                            author=f"dev{rng.randint(401, 450)}",
-                            author_type="User",
-                            author_association="MEMBER",
-                            state=state,
-                            body=words(10),
-                            submitted_at=min(when, created + timedelta(hours=3)),
-                        )
-                    )
-        yield out
+    return datetime.combine(monday, datetime.min.time(), TZ)
 
 
 def _peak(work: Callable[[], T]) -> tuple[T, int]:
@@ -255,14 +89,10 @@ def _peak(work: Callable[[], T]) -> tuple[T, int]:
 
 def _fill(store: Store, weeks: int, prs: int) -> dict[str, int]:
     counts: dict[str, int] = {}
-    with store.begin() as conn:
-        repo_id = store.repo_id(conn, REPO, create=True) or 0
-        update_repository(conn, repo_id, r.RepositoryRecord(full_name=REPO))
-    for batch in generate(weeks, prs):
-        with store.begin() as conn:
-            write_records(store, conn, repo_id, batch)
-        for record in batch:
-            counts[record.type] = counts.get(record.type, 0) + 1  # type: ignore[attr-defined]
+    for batch in generate_weeks(weeks, merged=prs, start=_first_monday()):
+        seed(store, batch)
+        for record in batch[1:]:
+            counts[record.type] = counts.get(record.type, 0) + 1
     return counts
 
 
@@ -317,9 +147,8 @@ def weekly_generation(weeks: int, prs: int) -> dict[str, Any]:
 
 def git_ingestion(records: list[dict[str, Any]]) -> dict[str, Any]:
     """Ingest the rendered vllm-ascend history; cumulative time per ISO week of history."""
-    from tests.gitlog_fixture import REPO as ASCEND
-    from tests.gitlog_fixture import render_log
-
+    from testkit.gitlog import REPO as ASCEND
+    from testkit.gitlog import render_log
     from tidings.sources.git import GitCommit, ingest, parse_log
 
     marks: list[dict[str, Any]] = []
@@ -368,7 +197,7 @@ def git_ingestion(records: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def run_benchmark(*, weeks: int = 10, prs: int = 300, quick: bool = False) -> dict[str, Any]:
-    from tests.gitlog_fixture import ASCEND, load_records
+    from testkit.gitlog import ASCEND, load_records
 
     if quick:
         weeks, prs = 2, 30

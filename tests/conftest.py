@@ -16,6 +16,20 @@ from tidings.store import Store
 PG_ENV = "TIDINGS_TEST_PG_URL"
 
 
+@pytest.hookimpl(tryfirst=True)  # before `-m` selects: the mark must be there by then
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test marked `slow_on_postgres` runs on both backends in the full suite, and on SQLite
+    alone in the fast loop (`pytest -m "not slow"`): its PostgreSQL half gets `slow`."""
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        if (
+            callspec is not None
+            and callspec.params.get("db_url") == "postgresql"
+            and item.get_closest_marker("slow_on_postgres")
+        ):
+            item.add_marker(pytest.mark.slow)
+
+
 def _pg_url_or_skip() -> str:
     url = os.environ.get(PG_ENV)
     if url:

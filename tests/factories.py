@@ -1,4 +1,12 @@
-"""Concise record builders for tests: only what a test cares about, sane defaults for the rest."""
+"""Concise record builders for tests: only what a test cares about, sane defaults for the rest.
+
+This is not the synthetic-data generator (testkit/generate.py): that one invents a whole
+vLLM-scale week with long tails, consistent counts and realistic ids, for the fake GitHub,
+the sync and the benchmarks, where no single record matters. Here every record is one a test
+names and asserts on (`rec.pr(5, merged_at=...)`), so it is spelled out in the test itself and
+everything the test does not mention gets a plain default. `seed` (testkit/seed.py, importable
+from here too) writes either kind into a store.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +14,10 @@ import itertools
 from datetime import UTC, datetime
 from typing import Any
 
+from testkit.seed import seed
 from tidings import records as r
+
+__all__ = ["T0", "Records", "seed", "ts"]
 
 T0 = "2026-02-24T00:00:00Z"
 
@@ -93,16 +104,3 @@ class Records:
         self, stream: str, cursor: str | None = None, updated: str = T0
     ) -> r.SyncStateRecord:
         return r.SyncStateRecord(stream=stream, cursor=cursor, updated_at=ts(updated))
-
-
-def seed(store: Any, records: list[r.Record]) -> int:
-    """Write records into the store; the first must be the RepositoryRecord they belong to."""
-    from tidings.store.rows import update_repository, write_records
-
-    head, *rest = records
-    assert isinstance(head, r.RepositoryRecord), "seed() wants the repository record first"
-    with store.begin() as conn:
-        repo_id = store.repo_id(conn, head.full_name, create=True)
-        update_repository(conn, repo_id, head)
-        write_records(store, conn, repo_id, rest)
-    return repo_id

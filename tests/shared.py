@@ -1,8 +1,5 @@
-"""Where `../shared` (seed reports, real data, GitHub's schema) is found at test time.
-
-Beside the repository root by default; `TIDINGS_SHARED` names it where the checkout lives
-elsewhere (a git worktree, say). Its text is read at run time, never copied into the project.
-"""
+"""A test that reads `../shared` (testkit/shared.py says where it is) skips with a stated reason
+where the file is absent, and fails where CI=true promises it is there."""
 
 from __future__ import annotations
 
@@ -11,14 +8,7 @@ from pathlib import Path
 
 import pytest
 
-SHARED_ENV = "TIDINGS_SHARED"
-
-
-def shared_dir() -> Path:
-    override = os.environ.get(SHARED_ENV)
-    if override:
-        return Path(override)
-    return Path(__file__).resolve().parents[1].parent / "shared"
+from testkit.shared import SHARED_ENV
 
 
 def shared_or_skip(path: Path, needs: str) -> Path:

@@ -1,4 +1,4 @@
-"""A child process for tests/test_store_concurrency.py, kept apart so that a spawned child
+"""A child process for tests/store/test_store_concurrency.py, kept apart so that a spawned child
 imports only the store (not the test module with the fake GitHub), and so starts quickly."""
 
 from __future__ import annotations

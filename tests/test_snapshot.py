@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.factories import Records, seed
-from tests.test_store import _every_type, _nul_records
+from tests.store.test_store import _every_type, _nul_records
 from tidings import records as r
 from tidings.errors import SnapshotError, StoreError
 from tidings.snapshot import VERSION, export_snapshot, import_snapshot
@@ -187,6 +187,7 @@ BAD = {
 }
 
 
+@pytest.mark.slow_on_postgres  # many cases, each a fresh store: SQLite is enough to iterate on
 @pytest.mark.parametrize("case", list(BAD))
 def test_malformed_snapshot_leaves_store_unchanged(
     case: str, filled: Store, tmp_path: Path

@@ -41,10 +41,11 @@ if TYPE_CHECKING:
     from tidings.facts.inventory import RepoSummary
     from tidings.facts.stats import WindowStats
     from tidings.facts.windows import Window
+    from tidings.progress import Progress
     from tidings.report.model import DailyReport
     from tidings.report.weekly_model import WeeklyReport
     from tidings.report_files import SavedReport
-    from tidings.runner import Progress, RepoOutcome
+    from tidings.runner import RepoOutcome
     from tidings.site.build import BuildResult
     from tidings.snapshot import SnapshotCounts
     from tidings.sources.git import GitSyncReport

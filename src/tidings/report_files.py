@@ -22,9 +22,9 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias, overload
 from tidings.errors import InvocationError
 
 if TYPE_CHECKING:
+    from tidings.progress import Progress
     from tidings.report.model import DailyReport
     from tidings.report.weekly_model import WeeklyReport
-    from tidings.runner import Progress
 
     Report: TypeAlias = DailyReport | WeeklyReport
 
@@ -64,7 +64,7 @@ def render_report(report: Report, fmt: Format = "md") -> str | bytes:
         # json_safe: C1 and bidi controls as escapes, the same JSON value, safe to `cat`.
         return json_safe(report.model_dump_json(indent=2)) + "\n"
     if fmt == "pdf":
-        from tidings.site.pdfs import report_pdf
+        from tidings.render.pdf import report_pdf
 
         # From the JSON, as the site reads it: the same bytes as the site's PDF of the report.
         return report_pdf(render_report(report, "json"), Path(report_name(report) + ".json"))
@@ -141,6 +141,6 @@ def save_report(report: Report, folder: Path, *, if_changed: bool = False) -> Sa
 def make_pdfs(json_paths: Sequence[Path], progress: Progress | None = None) -> list[Path]:
     """Give each saved report its current PDF beside its JSON (`PERIOD.LANG.pdf` and its key),
     rendering several at once; the PDFs made (the ones missing or stale)."""
-    from tidings.site.pdfs import make_report_pdfs
+    from tidings.render.pdf import make_report_pdfs
 
     return make_report_pdfs(json_paths, progress)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from tidings.config import Config, RepoConfig
 from tidings.errors import TidingsError
 from tidings.facts.windows import daily_window
+from tidings.progress import Progress
 from tidings.store import Store
 
 if TYPE_CHECKING:
@@ -25,7 +26,6 @@ if TYPE_CHECKING:
     from tidings.config import Lang
     from tidings.report_files import Report
 
-Progress = Callable[[str, int, int | None], None]
 Syncer = Callable[[Store, RepoConfig], Any]
 
 
@@ -118,7 +118,7 @@ def run_repositories(
 ) -> list[RepoOutcome]:
     """Sync and report on every repository in the config; one failure does not stop the rest.
     With `pdf`, each due report gets its PDF beside it, made only when the report (or the
-    renderer) changed since its PDF was made (site/pdfs.py)."""
+    renderer) changed since its PDF was made (render/pdf.py)."""
     moment = now or datetime.now(UTC)
     outcomes: list[RepoOutcome] = []
     for repo in cfg.repos:

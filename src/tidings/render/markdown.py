@@ -21,7 +21,7 @@ from tidings.report import model as m
 from tidings.report.weekly_model import WeeklyReport
 from tidings.words.daily import TEXT, t
 
-__all__ = ["render_daily_markdown", "render_markdown", "render_weekly_markdown"]
+__all__ = ["render_daily_markdown", "render_markdown"]
 
 
 def render_daily_markdown(report: m.DailyReport) -> str:

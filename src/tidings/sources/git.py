@@ -21,7 +21,7 @@ import re
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -30,11 +30,10 @@ from typing import IO, Any
 import sqlalchemy as sa
 
 from tidings.errors import SourceError
+from tidings.progress import Progress
 from tidings.records import GIT_AUTHOR, ItemRecord, PRFileRecord, to_row
 from tidings.store import Store, schema
 from tidings.store.limits import TIME_RANGE, row_problem
-
-Progress = Callable[[str, int, int | None], None]
 
 STREAM = "git"  # sync_state stream holding the newest commit read
 # Added lines kept per file: enough for the rules, bounded for generated or vendored files.

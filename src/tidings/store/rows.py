@@ -90,7 +90,7 @@ def read_records(conn: Connection, repo_id: int) -> Iterator[r.Record]:
         order = [_bytewise(conn, table.c[name]) for name in ORDER[kind]]
         result = conn.execute(sa.select(table).where(table.c.repo_id == repo_id).order_by(*order))
         for row in result.mappings():
-            data = {
+            data: dict[str, Any] = {
                 k: dict(sorted(v.items())) if isinstance(v, dict) else v
                 for k, v in row.items()
                 if k != "repo_id"

@@ -22,13 +22,13 @@ from tidings.store.types import LosslessText as Text
 metadata = MetaData()
 
 
-def _repo_fk() -> Column:
+def _repo_fk() -> Column[int]:
     return Column(
         "repo_id", Integer, ForeignKey("repositories.id", ondelete="CASCADE"), nullable=False
     )
 
 
-def _author_columns() -> list[Column]:
+def _author_columns() -> list[Column[str]]:
     return [
         Column("author", String(100)),
         Column("author_type", String(20)),

@@ -1,0 +1,51 @@
+"""The LLM benchmark runs end to end in quick mode and reports every figure.
+
+No timing assertions here: `python benchmarks/llm.py` prints the wall times.
+"""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+
+import pytest
+from rich.console import Console
+
+from benchmarks.llm import CONTEXT, render, run_benchmark
+
+
+@pytest.mark.slow
+def test_quick_llm_benchmark_reports_every_figure() -> None:
+    results = run_benchmark(quick=True, concurrency=8)
+    json.dumps(results)  # machine-readable as is
+    windows = {w["window"].split(" 2")[0]: w for w in results["windows"]}
+    assert set(windows) == {"demo day", "generated day", "generated week"}
+    for w in windows.values():
+        fresh, rerun, base = w["fresh"], w["rerun"], w["baseline"]
+        assert fresh["calls"] > 0 and fresh["prompt_tokens"] > 0 and fresh["completion_tokens"] > 0
+        assert fresh["fallbacks"] == 0
+        # Cached: a re-run costs nothing and reuses at least one answer per call made before.
+        assert rerun["calls"] == rerun["prompt_tokens"] == rerun["completion_tokens"] == 0
+        assert rerun["cache_hits"] >= fresh["calls"]
+        assert base["calls"] == 1 and base["prompt_tokens"] > 0
+        assert base["fits_32k"] == (base["prompt_tokens"] + 4096 <= CONTEXT)
+        assert 0 < base["items_that_fit_32k"] <= base["items"]
+        assert fresh["largest_prompt"] < CONTEXT
+    # The week is bigger than the day, and a one-prompt week does not fit a 32k context.
+    assert (
+        windows["generated week"]["scale"]["active_items"]
+        > windows["generated day"]["scale"]["active_items"]
+    )
+    assert not windows["generated week"]["baseline"]["fits_32k"]
+    wt = results["wall_time"]
+    assert wt["concurrent"]["calls"] == wt["serial"]["calls"] > 0
+    assert wt["concurrent"]["concurrency"] == 8 and wt["serial"]["concurrency"] == 1
+    assert set(results["verdicts"]) and all(
+        isinstance(v, bool) for v in results["verdicts"].values()
+    )
+
+    out = StringIO()
+    render(results, Console(file=out, width=160))
+    text = out.getvalue()
+    for needed in ("tidings", "re-run", "one prompt", "PASS", "calls in flight"):
+        assert needed in text

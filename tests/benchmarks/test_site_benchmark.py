@@ -1,0 +1,30 @@
+"""The site benchmark's quick mode runs end to end and reports every figure (no timing asserts:
+`python benchmarks/site.py` prints the targets)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from benchmarks.site import render, run_benchmark
+
+
+@pytest.mark.slow
+def test_quick_site_benchmark_reports_every_figure() -> None:
+    results = run_benchmark(quick=True, pdf_sample=1)
+    json.dumps(results)
+    assert results["reports"] == 20 + 3 and results["pdfs"] == "stand-in"
+    # html, json, md and pdf per daily report, plus the rest
+    assert results["files"] > 23 * 4
+    # Every report carried its PDF: the site published them all and rendered none.
+    assert results["build_pdfs_copied"] == 23 and results["build_pdfs_made"] == 0
+    assert results["rebuild_unchanged_written"] == 0
+    assert len(results["rebuild_one_new_written"]) == 8
+    assert results["new_report_pdfs_made"] == 1 and results["rebuild_one_new_pdfs_made"] == 0
+    assert results["fallback_pdfs_made"] == 1
+    for key in ("build_s", "rebuild_unchanged_s", "rebuild_one_new_s", "report_pdf_s"):
+        assert results[key] > 0
+    assert all(results["targets"].values()), results["targets"]
+    text = render(results)
+    assert "one new daily report" in text and "targets:" in text and "stand-in" in text

@@ -1,0 +1,1 @@
+"""Tests of the demo snapshot (src/tidings/demo)."""

@@ -1,0 +1,1 @@
+"""Tests of the facts (src/tidings/facts)."""

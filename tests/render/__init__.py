@@ -1,0 +1,1 @@
+"""Tests of rendering (src/tidings/render), hostile input through every output."""

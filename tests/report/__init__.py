@@ -1,0 +1,1 @@
+"""Tests of the report models and writers (src/tidings/report)."""

@@ -1,0 +1,1 @@
+"""Tests of the GitHub source (src/tidings/sources/github)."""

@@ -1,0 +1,1 @@
+"""Tests of testkit/ itself: the loopback GitHub and the synthetic data."""
