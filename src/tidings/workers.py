@@ -135,4 +135,6 @@ def _end(pool: ProcessPoolExecutor) -> None:
     # of "interrupted"). There is nothing to wait for in that case.
     manager = getattr(pool, "_executor_manager_thread", None)
     started = manager is None or getattr(manager, "ident", None) is not None
-    pool.shutdown(wait=started, cancel_futures=True)
+    # Nothing is cancelled: the pool, finding its workers gone, fails every pending future
+    # itself; a future cancelled meanwhile would make it raise InvalidStateError (3.11).
+    pool.shutdown(wait=started)

@@ -152,7 +152,11 @@ def render_pdfs(htmls: Sequence[str]) -> Generator[bytes, None, None]:
         yield from map(_pdf_job, htmls)
         return
     with process_pool(workers) as pool:
-        yield from pool.map(_pdf_job, htmls, chunksize=1)
+        # Submitted one by one, not `pool.map`: map cancels its pending futures when closed by
+        # an interrupt, and Python 3.11's pool then fails on them (a traceback) as it ends.
+        futures = [pool.submit(_pdf_job, html) for html in htmls]
+        for future in futures:
+            yield future.result()
 
 
 def make_report_pdfs(paths: Sequence[Path], progress: Progress | None = None) -> list[Path]:
