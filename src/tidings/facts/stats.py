@@ -135,7 +135,13 @@ def item_lists(conn: Connection, repo_id: int, window: Window) -> ItemLists:
     t = items_t
     rows = conn.execute(
         sa.select(
-            t.c.number, t.c.kind, t.c.state, t.c.created_at, t.c.closed_at, t.c.merged_at, t.c.source
+            t.c.number,
+            t.c.kind,
+            t.c.state,
+            t.c.created_at,
+            t.c.closed_at,
+            t.c.merged_at,
+            t.c.source,
         )
         .where(
             _live_items(repo_id),

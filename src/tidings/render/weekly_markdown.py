@@ -115,6 +115,8 @@ def render_weekly_markdown(report: w.WeeklyReport) -> str:
 
     def reason(text: str) -> str:
         kind, _, value = text.partition(":")
+        if kind == "path":  # the file's name: its directory is the track's own
+            value = value.rsplit("/", 1)[-1]
         return tr(f"reason_{kind}", v=md_code(value))
 
     def theme_title(kind: str, name: str) -> str:

@@ -7,7 +7,6 @@ model reads, and its validated text may replace `Prose` values, never the facts 
 
 from __future__ import annotations
 
-from collections import Counter
 from datetime import UTC, date, datetime
 
 from tidings._version import __version__
@@ -251,9 +250,7 @@ class _Writer:
         else:
             sentences = [self.t("summary_counts", **values)]
         if base_total:
-            known = [
-                x for x in trends_out if coverage is None or x.metric not in coverage.unknown
-            ]
+            known = [x for x in trends_out if coverage is None or x.metric not in coverage.unknown]
             shown = sorted(known, key=lambda x: -abs(x.value - x.baseline))[:2]
             detail = self.join(
                 [

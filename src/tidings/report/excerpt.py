@@ -107,9 +107,21 @@ def _strip_blocks(text: str) -> str:
     return _REF_LINK_DEF.sub("", text)
 
 
+# A template's questions, also when pasted without heading marks.
+_TEMPLATE_QUESTION = re.compile(
+    r"^\W*(?:what this (?:pr|pull request) does|does this (?:pr|pull request) introduce|"
+    r"how was this (?:patch|pr|change) tested|why we need it)",
+    re.IGNORECASE,
+)
+
+
 def _heading(line: str) -> str | None:
     m = _HEADING.match(line) or _BOLD_HEADING.match(line)
-    return m.group(1).strip() if m else None
+    if m:
+        return m.group(1).strip()
+    if _TEMPLATE_QUESTION.match(line) and len(line) < 120:
+        return line.strip(" *#:_")
+    return None
 
 
 def _summary_section(text: str) -> str:

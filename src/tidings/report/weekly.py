@@ -24,11 +24,11 @@ from tidings.facts import risk
 from tidings.facts.actors import is_bot, is_git_name
 from tidings.facts.daily import DayFacts, load_day
 from tidings.facts.importance import top_dirs
+from tidings.facts.reverts import is_revert
 from tidings.facts.risk import MergedPR, RiskTagName, risk_score
 from tidings.facts.roles import load_roles
-from tidings.facts.watchlist import WatchReason
-from tidings.facts.reverts import is_revert
 from tidings.facts.trends import topic_tags
+from tidings.facts.watchlist import WatchReason
 from tidings.facts.weekly import (
     Theme,
     Trend,
@@ -40,13 +40,13 @@ from tidings.facts.weekly import (
     label_trends,
     load_week,
     main_directory,
-    source_directory,
     risk_counts,
+    source_directory,
     tag_trends,
     themes,
 )
-from tidings.globs import any_match
 from tidings.facts.windows import daily_window, weekly_window
+from tidings.globs import any_match
 from tidings.records import now_utc
 from tidings.report import weekly_model as w
 from tidings.report.excerpt import excerpt
@@ -78,6 +78,7 @@ _KINDS = {
     "e2e": "test", "ci": "ci", "ci/build": "ci", "build": "ci", "misc": "misc",
     "chore": "misc", "deps": "deps", "dependencies": "deps", "revert": "revert",
 }  # fmt: skip
+
 
 def build_weekly(
     store: Store,
@@ -252,7 +253,7 @@ class _Writer:
             kind="pr",
             title=self.facts.reverted.get(target, ""),
             url=f"{self.web_url}/{self.repo.name}/pull/{target}",
-            state="merged" if target in self.facts.reverted else "unknown",
+            state="merged",  # a revert undoes a merged change
         )
 
     def kind(self, pr: MergedPR) -> str:
@@ -291,9 +292,10 @@ class _Writer:
             name = name.split("/", 1)[1]
         return self.t("area_dir", name=name)
 
-    def describe(self, pr: MergedPR) -> str:
+    def describe(self, pr: MergedPR, *, quote: bool = True) -> str:
         """The rules' account of a PR: what kind of change, how big, where, whether tests
-        moved with it, and a short quote of its own summary when it has one worth reading."""
+        moved with it, and (with `quote`) a short quote of its own summary when it has one
+        worth reading."""
         kind = self.kind(pr)
         if pr.number in self.facts.bots:
             return self.t("pr_bot", kind=self.t(f"kind_{kind}"))
@@ -317,8 +319,10 @@ class _Writer:
         tests = ""
         if tested and kind != "test" and area != self.t("area_tests"):
             tests = self.t("pr_tests_with")
-        elif not tested and kind in ("fix", "feature", "refactor", "perf", "code") and (
-            code >= self.repo.risk.missing_tests_min_lines
+        elif (
+            not tested
+            and kind in ("fix", "feature", "refactor", "perf", "code")
+            and (code >= self.repo.risk.missing_tests_min_lines)
         ):
             tests = self.t("pr_tests_without")
         text = self.t(
@@ -330,8 +334,8 @@ class _Writer:
             where=self.t("pr_where", area=area) if area else "",
             tests=tests,
         )
-        quote = excerpt(pr.body, QUOTE_CHARS[self.lang], title=pr.title)
-        return text + (self.t("pr_quote", quote=quote) if quote else self.t("period"))
+        said = excerpt(pr.body, QUOTE_CHARS[self.lang], title=pr.title) if quote else ""
+        return text + (self.t("pr_quote", quote=said) if said else self.t("period"))
 
     def _author_type(self, number: int) -> str | None:
         item = self.facts.data.items.get(number)
@@ -730,9 +734,18 @@ class _Writer:
                 w.TrackItem(
                     item=self.ref(m.number),
                     reasons=list(m.reasons),
-                    text=self.weekly[m.number].summary
-                    if m.number in self.weekly
-                    else Prose(text=excerpt(self.facts.data.items[m.number].body, 120)),
+                    # Facts without the quote: the same PR is quoted under its theme.
+                    text=self.prose(
+                        ("pr", m.number), self.describe(self.prs[m.number], quote=False)
+                    )
+                    if m.number in self.prs
+                    else Prose(
+                        text=excerpt(
+                            self.facts.data.items[m.number].body,
+                            QUOTE_CHARS[self.lang],
+                            title=self.facts.data.items[m.number].title,
+                        )
+                    ),
                 )
                 for m in track.matches[:TRACK_ITEMS]
             ]
