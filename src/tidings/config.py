@@ -86,6 +86,7 @@ class ImportanceConfig(_Strict):
     core_path: float = 3.0  # once, when any file matches `core_paths`
     discussion: float = 1.0  # points per doubling of comments + reviews
     linked_issue: float = 1.0  # per issue the PR closes, at most 3
+    revert: float = 6.0  # a revert: something merged did not hold, which readers need first
     labels: dict[str, float] = Field(default_factory=dict)  # e.g. {"breaking" = 3}
     top: int = Field(default=5, ge=0, le=50)  # how many key changes a daily report lists
 
@@ -154,6 +155,9 @@ class RepoConfig(_Strict):
         default_factory=lambda: ["tests/**", "test/**", "**/test_*.py", "**/*_test.py"]
     )
     bots: list[str] = Field(default_factory=list)
+    # Generated or vendored files beyond facts/generated.py's defaults (translations, lock
+    # files, vendor/): kept out of hot files, themes and importance, never out of the counts.
+    generated_paths: list[str] = Field(default_factory=list)
     # Maintainers beyond what GitHub's author_association shows (facts/roles.py): logins, and
     # teams ("org/team-slug") whose members the sync lists. The top-level lists apply too.
     maintainers: list[str] = Field(default_factory=list)
@@ -188,7 +192,7 @@ class RepoConfig(_Strict):
             raise ValueError(f"cut-off must be HH:MM, got {value!r}") from exc
         return value
 
-    _globs = field_validator("core_paths", "test_paths")(_check_globs)
+    _globs = field_validator("core_paths", "test_paths", "generated_paths")(_check_globs)
     _logins = field_validator("maintainers")(_check_logins)
     _teams = field_validator("maintainer_teams")(_check_teams)
 

@@ -134,7 +134,15 @@ def item_lists(conn: Connection, repo_id: int, window: Window) -> ItemLists:
     """Which issues and PRs were opened, closed and merged in the window."""
     t = items_t
     rows = conn.execute(
-        sa.select(t.c.number, t.c.kind, t.c.state, t.c.created_at, t.c.closed_at, t.c.merged_at)
+        sa.select(
+            t.c.number,
+            t.c.kind,
+            t.c.state,
+            t.c.created_at,
+            t.c.closed_at,
+            t.c.merged_at,
+            t.c.source,
+        )
         .where(
             _live_items(repo_id),
             sa.or_(
@@ -146,7 +154,7 @@ def item_lists(conn: Connection, repo_id: int, window: Window) -> ItemLists:
         .order_by(t.c.number)
     )
     lists = ItemLists()
-    for number, kind, state, created_at, closed_at, merged_at in rows:
+    for number, kind, state, created_at, closed_at, merged_at, source in rows:
         # closed_at is the latest close: an issue closed, reopened and closed again counts
         # once, in the window of its last close, and not at all while it is open again.
         closed = state == "closed" and closed_at in window
@@ -156,7 +164,9 @@ def item_lists(conn: Connection, repo_id: int, window: Window) -> ItemLists:
             if closed:
                 lists.closed_issues.append(number)
             continue
-        if created_at in window:
+        # A PR read from a git clone has only its commit dates: when it was opened is unknown,
+        # so it is never counted as new (its merge is known).
+        if created_at in window and source != "git":
             lists.new_prs.append(number)
         if merged_at in window:
             lists.merged_prs.append(number)

@@ -39,6 +39,9 @@ def render_daily_markdown(report: m.DailyReport) -> str:
     def person(count: m.Count) -> str:
         return md_inline(count.login) if count.git_name else login_link(count.login, lang)
 
+    def first_timer(x: m.FirstTimer) -> str:
+        return md_inline(x.login) if x.git_name else login_link(x.login, lang)
+
     def state(ref: m.ItemRef) -> str:
         if ref.draft and ref.state == "open":
             return tr("state_draft")
@@ -75,6 +78,7 @@ def render_daily_markdown(report: m.DailyReport) -> str:
             who=who,
             author=author,
             person=person,
+            first_timer=first_timer,
             state=state,
             reason=reason,
             sep=sep,

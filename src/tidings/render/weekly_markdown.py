@@ -6,6 +6,7 @@ through render/escape.py, and links are built from the repository name and numbe
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 
 from tidings.config import Lang
@@ -17,7 +18,13 @@ from tidings.report.weekly_model import Evidence, RiskTag
 from tidings.words.weekly import TEXT, tag_name, wt
 
 # Evidence entries shown per tag in the Markdown (the JSON has them all, up to five).
-SHOWN_EVIDENCE = 3
+SHOWN_EVIDENCE = 2
+_LEADING_TAGS = re.compile(r"^\s*(?:\[[^\[\]]{1,40}\]\s*:?\s*)+")
+
+
+def bare_title(title: str) -> str:
+    """A title without its leading `[Tag]`s, where the group and the kind beside it say them."""
+    return _LEADING_TAGS.sub("", title).strip() or title
 
 
 def _evidence(lang: Lang, tag: RiskTag, e: Evidence) -> str:
@@ -73,10 +80,15 @@ def render_weekly_markdown(report: w.WeeklyReport) -> str:
         return text
 
     def trend(row: w.TrendRow, count: bool) -> str:
+        # A percentage only where it means something: from a small base ("+11653%" from 1 line
+        # to 118) the two numbers the row already shows say it; a jump is "about N times".
+        small = row.previous < (5 if count else 50)
         if row.previous == 0:
             change = tr("trend_new")
-        elif row.change is None or row.change == 0:
+        elif row.change is None or row.change == 0 or small:
             change = ""
+        elif row.value >= 3 * row.previous:
+            change = tr("trend_times", x=round(row.value / row.previous))
         else:
             sign = "+" if row.change > 0 else "−"
             change = tr("trend_change", sign=sign, pct=round(abs(row.change) * 100))
@@ -85,6 +97,27 @@ def render_weekly_markdown(report: w.WeeklyReport) -> str:
         return tr(
             key, name=name, value=row.value, previous=row.previous, change=change, prs=row.prs
         )
+
+    def score_parts(pr: w.WeeklyPR) -> str:
+        """Why a PR ranks where it does: the parts of its importance, in words."""
+        parts = []
+        for name, value in pr.score_parts.items():
+            if name.startswith("label:"):
+                parts.append(tr("part_label", name=md_code(name[6:]), v=f"{value:g}"))
+            else:
+                parts.append(tr(f"part_{name}", v=f"{value:g}"))
+        return sep.join(parts)
+
+    def group_title(g: w.MergedGroup) -> str:
+        if g.kind == "bot":
+            return tr("appendix_bots")
+        return theme_title(g.kind, g.name)
+
+    def reason(text: str) -> str:
+        kind, _, value = text.partition(":")
+        if kind == "path":  # the file's name: its directory is the track's own
+            value = value.rsplit("/", 1)[-1]
+        return tr(f"reason_{kind}", v=md_code(value))
 
     def theme_title(kind: str, name: str) -> str:
         shown = md_code(name) if kind == "path" else md_inline(name)
@@ -111,6 +144,10 @@ def render_weekly_markdown(report: w.WeeklyReport) -> str:
             evidence=evidence,
             links=links,
             trend=trend,
+            reason=reason,
+            group_title=group_title,
+            score_parts=score_parts,
+            bare_title=bare_title,
             theme_title=theme_title,
             sources=sources,
             stamp=stamp,

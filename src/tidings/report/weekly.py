@@ -11,6 +11,7 @@ and faithfulness guard as the daily report; whatever fails keeps the rules' text
 
 from __future__ import annotations
 
+from collections import Counter
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, Literal
 
@@ -23,22 +24,29 @@ from tidings.facts import risk
 from tidings.facts.actors import is_bot, is_git_name
 from tidings.facts.daily import DayFacts, load_day
 from tidings.facts.importance import top_dirs
+from tidings.facts.reverts import is_revert
 from tidings.facts.risk import MergedPR, RiskTagName, risk_score
 from tidings.facts.roles import load_roles
+from tidings.facts.trends import topic_tags
 from tidings.facts.watchlist import WatchReason
 from tidings.facts.weekly import (
     Theme,
     Trend,
     WeekFacts,
     churn_trends,
+    generated_churn,
     has_api_items,
+    is_plain_directory,
     label_trends,
     load_week,
+    main_directory,
     risk_counts,
+    source_directory,
     tag_trends,
     themes,
 )
 from tidings.facts.windows import daily_window, weekly_window
+from tidings.globs import any_match
 from tidings.records import now_utc
 from tidings.report import weekly_model as w
 from tidings.report.excerpt import excerpt
@@ -53,8 +61,23 @@ __all__ = ["WeeklyReport", "build_weekly"]
 KEY_PRS = 8  # key-PR quick view
 HIGHLIGHTS = 5
 THEMES = 6
-THEME_ITEMS = 5
+THEME_ITEMS = 3
 FOLLOW_ITEMS = 8
+TRACK_ITEMS = 8
+# How much of a PR's own summary the rules quote: a Chinese report keeps English to titles and
+# short quotes, so it quotes less.
+QUOTE_CHARS: dict[Lang, int] = {"zh": 70, "en": 160}
+
+# Title tags and labels naming the kind of change (words/weekly.py `kind_*`).
+_KINDS = {
+    "bugfix": "fix", "bug": "fix", "fix": "fix", "hotfix": "fix", "bug fix": "fix",
+    "feature": "feature", "feat": "feature", "new feature": "feature",
+    "enhancement": "feature", "refactor": "refactor", "refactoring": "refactor",
+    "perf": "perf", "performance": "perf", "doc": "doc", "docs": "doc",
+    "documentation": "doc", "test": "test", "tests": "test", "testing": "test", "ut": "test",
+    "e2e": "test", "ci": "ci", "ci/build": "ci", "build": "ci", "misc": "misc",
+    "chore": "misc", "deps": "deps", "dependencies": "deps", "revert": "revert",
+}  # fmt: skip
 
 
 def build_weekly(
@@ -218,6 +241,102 @@ class _Writer:
             author_name=item.author if git else None,
         )
 
+    def reverted_ref(self, number: int) -> ItemRef | None:
+        """The PR a merged revert undoes, as a link (its title when the store has it)."""
+        target = self.facts.reverts.get(number)
+        if target is None:
+            return None
+        if target in self.prs or target in self.facts.data.items:
+            return self.ref(target)
+        return ItemRef(
+            number=target,
+            kind="pr",
+            title=self.facts.reverted.get(target, ""),
+            url=f"{self.web_url}/{self.repo.name}/pull/{target}",
+            state="merged",  # a revert undoes a merged change
+        )
+
+    def kind(self, pr: MergedPR) -> str:
+        """What kind of change a PR is, from its title tags and labels, else its files."""
+        if pr.number in self.facts.reverts or is_revert(pr.title, pr.body):
+            return "revert"
+        for name in [*topic_tags(pr.title), *pr.labels]:
+            kind = _KINDS.get(name.strip().lower())
+            if kind is not None:
+                return kind
+        dirs = {f.path.split("/", 1)[0].lower() for f in pr.files}
+        if dirs and dirs <= {"docs", "doc"}:
+            return "doc"
+        if pr.files and all(any_match(self.repo.test_paths, f.path) for f in pr.files):
+            return "test"
+        if dirs and dirs <= {".github", ".ci", "ci"}:
+            return "ci"
+        return "code"
+
+    def area(self, pr: MergedPR) -> str:
+        # The product directory most of it changes; tests, docs or CI only when that is all.
+        name = source_directory(pr, self.repo) or main_directory(pr, self.repo)
+        if name is None or name == ".":
+            return ""
+        top = name.split("/", 1)[0].lower()
+        if is_plain_directory(name):
+            if top in ("tests", "test"):
+                return self.t("area_tests")
+            if top in ("docs", "doc"):
+                return self.t("area_docs")
+            if top in (".github", ".ci", "ci"):
+                return self.t("area_ci")
+        # The package's own folder says nothing: vllm_ascend/attention reads as attention.
+        package = self.repo.name.split("/", 1)[1].replace("-", "_").lower()
+        if "/" in name and top in (package, "src", "lib"):
+            name = name.split("/", 1)[1]
+        return self.t("area_dir", name=name)
+
+    def describe(self, pr: MergedPR, *, quote: bool = True) -> str:
+        """The rules' account of a PR: what kind of change, how big, where, whether tests
+        moved with it, and (with `quote`) a short quote of its own summary when it has one
+        worth reading."""
+        kind = self.kind(pr)
+        if pr.number in self.facts.bots:
+            return self.t("pr_bot", kind=self.t(f"kind_{kind}"))
+        if kind == "revert" and pr.number in self.facts.reverts:
+            target = self.facts.reverts[pr.number]
+            title = self.facts.reverted.get(target) or (
+                self.prs[target].title if target in self.prs else ""
+            )
+            label = (
+                self.t("pr_revert", n=target, title=title)
+                if title
+                else self.t("pr_revert_unknown", n=target)
+            )
+        else:
+            label = self.t(f"kind_{kind}")
+        area = self.area(pr)
+        tested = any(any_match(self.repo.test_paths, f.path) for f in pr.files)
+        code = sum(
+            f.lines for f in pr.files if not any_match(self.repo.test_paths, f.path)
+        )  # fmt: skip
+        tests = ""
+        if tested and kind != "test" and area != self.t("area_tests"):
+            tests = self.t("pr_tests_with")
+        elif (
+            not tested
+            and kind in ("fix", "feature", "refactor", "perf", "code")
+            and (code >= self.repo.risk.missing_tests_min_lines)
+        ):
+            tests = self.t("pr_tests_without")
+        text = self.t(
+            "pr_desc",
+            kind=label,
+            files=pr.files_total or len(pr.files),
+            additions=pr.additions,
+            deletions=pr.deletions,
+            where=self.t("pr_where", area=area) if area else "",
+            tests=tests,
+        )
+        said = excerpt(pr.body, QUOTE_CHARS[self.lang], title=pr.title) if quote else ""
+        return text + (self.t("pr_quote", quote=said) if said else self.t("period"))
+
     def _author_type(self, number: int) -> str | None:
         item = self.facts.data.items.get(number)
         return item.author_type if item is not None else None
@@ -227,7 +346,6 @@ class _Writer:
         scored = self.facts.scores.get(number)
         tags = self.facts.risks.get(number, [])
         git = pr.source == "git"
-        said = excerpt(pr.body, 200)
         dirs = list(top_dirs([(f.path, f.lines) for f in pr.files]))
         return w.WeeklyPR(
             item=self.ref(number),
@@ -242,7 +360,10 @@ class _Writer:
             score_parts=scored.parts if scored else {},
             risk_tags=_risk_tags(tags),
             risk_score=risk_score(tags),
-            summary=self.prose(("pr", number), said or pr.title),
+            summary=self.prose(("pr", number), self.describe(pr)),
+            reverts=self.reverted_ref(number),
+            kind=self.kind(pr),
+            bot=number in self.facts.bots,
             notes=[
                 Prose(text=x, by="llm")
                 for x in (self.texts.notes.get(number, []) if self.texts else [])[:3]
@@ -292,6 +413,7 @@ class _Writer:
             generated_at=generated,
             coverage=self.coverage(),
             highlights=self.highlights(themes_),
+            tracks=self.tracks(),
             risk_observations=observations,
             executive_summary=self.executive(),
             key_changes=self.key_changes(themes_),
@@ -299,6 +421,7 @@ class _Writer:
             key_prs=key_prs,
             follow_ups=self.follow_ups(),
             merged=[self.weekly[n] for n in sorted(self.weekly)],
+            merged_groups=self.merged_groups(),
             provenance=w.WeeklyProvenance(
                 tool_version=__version__,
                 generated_at=generated,
@@ -330,9 +453,20 @@ class _Writer:
                 **values,
             )
         ]
-        if themes_:
-            named = [self.theme_label(x.kind, x.name, len(x.members)) for x in themes_[:3]]
-            parts.append(self.t("summary_themes", themes=self.join(named)))
+        directions = [x for x in themes_ if not x.generic][:3] or themes_[:3]
+        if directions:
+            named = [self.theme_label(x.kind, x.name) for x in directions]
+            parts.append(self.t("summary_directions", themes=self.join(named)))
+        if self.facts.reverts:
+            pairs = [
+                self.t("summary_revert_item", revert=n, reverted=m)
+                for n, m in sorted(self.facts.reverts.items())
+            ]
+            parts.append(
+                self.t("summary_reverts", n=len(self.facts.reverts), list=self.join(pairs))
+            )
+        if self.facts.bots:
+            parts.append(self.t("summary_bots", n=len(self.facts.bots)))
         counts = risk_counts(self.facts)
         if counts:
             common = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:2]
@@ -365,9 +499,11 @@ class _Writer:
 
     def highlights(self, themes_: list[Theme]) -> list[w.Highlight]:
         """The most important PR of each leading theme, then the next most important ones."""
-        picked: list[tuple[str, int]] = []
+        picked: list[tuple[str, int]] = [
+            (self.t("highlight_revert"), n) for n in self.facts.ranked if n in self.facts.reverts
+        ][:2]
         for theme in themes_:
-            if theme.members:
+            if theme.members and theme.members[0] not in {n for _, n in picked}:
                 picked.append((self.theme_label(theme.kind, theme.name), theme.members[0]))
             if len(picked) == HIGHLIGHTS:
                 break
@@ -375,7 +511,7 @@ class _Writer:
         for n in self.facts.ranked:
             if len(picked) >= HIGHLIGHTS:
                 break
-            if n not in chosen:
+            if n not in chosen and n not in self.facts.bots:
                 picked.append(("", n))
                 chosen.add(n)
         return [
@@ -393,7 +529,6 @@ class _Writer:
         for n in ranked[: self.repo.risk.top]:
             tags = f.risks[n]
             names = self.join([tag_name(self.lang, t.tag) for t in tags])
-            heaviest = max(tags, key=lambda t: (t.weight, -tags.index(t)))
             out.append(
                 w.RiskObservation(
                     item=self.ref(n),
@@ -407,10 +542,24 @@ class _Writer:
                             tags=names,
                         )
                     ),
-                    follow_up=Prose(text=self.t(f"fu_{heaviest.tag}")),
+                    follow_up=Prose(text=self.specific_follow_up(n, tags)),
+                    reverts=self.reverted_ref(n),
                 )
             )
         return out
+
+    def specific_follow_up(self, number: int, tags: list[risk.RiskTag]) -> str:
+        """What to check on this PR in particular, or "" when only the general follow-ups
+        (the section below, one line per tag) apply: the same advice is not repeated on
+        every risk."""
+        names = {t.tag for t in tags}
+        if "revert" in names and number in self.facts.reverts:
+            return self.t("fu_revert_one", n=self.facts.reverts[number])
+        for tag in tags:
+            if tag.tag == "tests_removed" and tag.evidence and tag.evidence[0].path:
+                name = tag.evidence[0].path.rsplit("/", 1)[-1]  # the path is in the line above
+                return self.t("fu_tests_removed_one", path=name)
+        return ""
 
     def executive(self) -> w.ExecutiveSummary:
         f = self.facts
@@ -463,6 +612,8 @@ class _Writer:
                     ),
                 )
             )
+        if by_risk:
+            parts.append(self.t(f"exec_means_{by_risk[0].name}", n=by_risk[0].count))
         return w.ExecutiveSummary(
             merged_prs=merged,
             previous_merged_prs=prev,
@@ -474,17 +625,33 @@ class _Writer:
 
     def key_changes(self, themes_: list[Theme]) -> list[w.ThemeChanges]:
         out: list[w.ThemeChanges] = []
+        tagged = {x.name.lower(): x.value for x in tag_trends(self.facts, top=1000)}
         for theme in themes_:
             members: list[MergedPR] = [self.prs[n] for n in theme.members]
             adds = sum(p.additions for p in members)
             dels = sum(p.deletions for p in members)
             dirs = top_dirs([(x.path, x.lines) for p in members for x in p.files])
+            total = tagged.get(theme.name.lower(), 0) if theme.kind == "tag" else 0
+            kinds = Counter(self.kind(p) for p in members)
+            mix = self.join(
+                [
+                    self.t("count_kind", kind=self.t(f"kind_{k}"), n=n)
+                    for k, n in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0]))
+                ]
+            )
             text = self.t(
-                "change_text",
+                "theme_text",
                 count=len(members),
+                tagged=self.t(
+                    "theme_tagged", name=theme.name, total=total, other=total - len(members)
+                )
+                if total > len(members)
+                else "",
                 additions=adds,
                 deletions=dels,
+                authors=len({p.author for p in members}),
                 dirs=self.join(list(dirs)) or "-",
+                mix=mix,
             )
             out.append(
                 w.ThemeChanges(
@@ -531,7 +698,14 @@ class _Writer:
                 key=lambda x: (-(x.value - x.previous), x.name),
             )[:3]
             if rising:
-                parts.append(self.t("trends_rising", dirs=self.join([x.name for x in rising])))
+                named = [
+                    self.t("trends_rise_item", name=x.name, prev=x.previous, value=x.value)
+                    for x in rising
+                ]
+                parts.append(self.t("trends_rising", dirs=self.join(named)))
+            left_out = generated_churn(f)
+            if left_out:
+                parts.append(self.t("trends_generated", lines=left_out))
             text = self.sentences(parts)
         return w.ModuleTrends(
             labels=rows(label_trends(f)),
@@ -540,6 +714,68 @@ class _Writer:
             hot_files=rows(files),
             text=Prose(text=text),
         )
+
+    def merged_groups(self) -> list[w.MergedGroup]:
+        out = [
+            w.MergedGroup(kind=x.kind, name=x.name, numbers=list(x.members))
+            for x in themes(self.facts, limit=len(self.facts.prs))
+        ]
+        bots = [n for n in self.facts.ranked if n in self.facts.bots]
+        if bots:
+            out.append(w.MergedGroup(kind="bot", name="bot", numbers=bots))
+        return out
+
+    def tracks(self) -> list[w.TrackSection]:
+        out: list[w.TrackSection] = []
+        for track in self.facts.tracks:
+            merged = [m for m in track.matches if m.number in self.prs]
+            others = len(track.matches) - len(merged)
+            items = [
+                w.TrackItem(
+                    item=self.ref(m.number),
+                    reasons=list(m.reasons),
+                    # Facts without the quote: the same PR is quoted under its theme.
+                    text=self.prose(
+                        ("pr", m.number), self.describe(self.prs[m.number], quote=False)
+                    )
+                    if m.number in self.prs
+                    else Prose(
+                        text=excerpt(
+                            self.facts.data.items[m.number].body,
+                            QUOTE_CHARS[self.lang],
+                            title=self.facts.data.items[m.number].title,
+                        )
+                    ),
+                )
+                for m in track.matches[:TRACK_ITEMS]
+            ]
+            if not track.matches:
+                text = self.t("track_empty", title=track.title)
+            else:
+                parts = [
+                    self.t(
+                        "track_text",
+                        title=track.title,
+                        merged=len(merged),
+                        others=self.t("track_others", n=others) if others else "",
+                    )
+                ]
+                if merged:
+                    top = self.prs[merged[0].number]
+                    parts.append(
+                        self.t("track_main", n=top.number, kind=self.t(f"kind_{self.kind(top)}"))
+                    )
+                text = self.sentences(parts)
+            out.append(
+                w.TrackSection(
+                    title=track.title,
+                    merged_prs=len(merged),
+                    other_items=others,
+                    items=items,
+                    text=self.prose(("track", track.title), text),
+                )
+            )
+        return out
 
     def follow_ups(self) -> list[w.FollowUp]:
         f = self.facts
