@@ -8,7 +8,6 @@ or the sync failed with one line and lost nothing.
 
 from __future__ import annotations
 
-import json
 import re
 from datetime import UTC, datetime, timedelta
 
