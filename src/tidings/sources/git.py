@@ -12,7 +12,8 @@ GitHub login), labels, comments, reviews, and when the PR was opened. PRs from g
 with `source = "git"`, `author_type = "GitAuthor"` (the name is not a login), state closed and
 merged at the commit time. An API sync later replaces the item with GitHub's richer copy and
 keeps the clone's added lines; a git sync never overwrites an item the API wrote, it only adds
-the added lines to its files (or its files, when the API gave none).
+the added lines to its files (or its files, when the API gave none). This module reads the
+clone and makes records; store/git.py writes them.
 """
 
 from __future__ import annotations
@@ -27,13 +28,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
-import sqlalchemy as sa
-
 from tidings.errors import SourceError
 from tidings.progress import Progress
-from tidings.records import GIT_AUTHOR, ItemRecord, PRFileRecord, to_row
-from tidings.store import Store, schema
-from tidings.store.limits import TIME_RANGE, row_problem
+from tidings.records import GIT_AUTHOR, ItemRecord, PRFileRecord
+from tidings.store import Store
+from tidings.store.git import write_git_prs
+from tidings.store.limits import TIME_RANGE
+from tidings.store.rows import record_problem
 
 STREAM = "git"  # sync_state stream holding the newest commit read
 # Added lines kept per file: enough for the rules, bounded for generated or vendored files.
@@ -521,9 +522,9 @@ def ingest(
 def _out_of_range(commit: GitCommit, item: ItemRecord, files: list[PRFileRecord]) -> str | None:
     if commit.bad_date is not None:
         return f"its date {commit.bad_date} is out of range (the store holds years {TIME_RANGE})"
-    problem = row_problem(schema.items, vars(item))
+    problem = record_problem(item)
     for record in files:
-        problem = problem or row_problem(schema.pr_files, vars(record))
+        problem = problem or record_problem(record)
     return problem
 
 
@@ -535,53 +536,8 @@ def _write(
 ) -> None:
     if not prs:
         return
-    it, pf = schema.items, schema.pr_files
-    numbers = [item.number for item, _ in prs]
     with store.begin() as conn:
-        existing = dict(
-            conn.execute(
-                sa.select(it.c.number, it.c.source).where(
-                    it.c.repo_id == repo_id, it.c.number.in_(numbers)
-                )
-            ).all()
-        )
-        have_files: dict[int, set[str]] = {}
-        for number, path in conn.execute(
-            sa.select(pf.c.number, pf.c.path).where(
-                pf.c.repo_id == repo_id, pf.c.number.in_(numbers)
-            )
-        ):
-            have_files.setdefault(number, set()).add(path)
-        item_rows: list[dict[str, Any]] = []
-        for item, files in prs:
-            from_api = item.number in existing and existing[item.number] != "git"
-            rows = []
-            for f in files:
-                row = to_row(f)
-                row["repo_id"] = repo_id
-                rows.append(row)
-            report.pr_files += len(rows)
-            if from_api:
-                report.api_items_kept += 1
-                known = have_files.get(item.number)
-                if not known:
-                    store.replace_children(conn, pf, repo_id, item.number, rows)
-                    continue
-                for row in rows:  # keep GitHub's rows; add what only the clone knows
-                    if row["path"] in known and row["patch"] is not None:
-                        conn.execute(
-                            pf.update()
-                            .where(
-                                pf.c.repo_id == repo_id,
-                                pf.c.number == item.number,
-                                pf.c.path == row["path"],
-                            )
-                            .values(patch=row["patch"])
-                        )
-                continue
-            row = to_row(item)
-            row["repo_id"] = repo_id
-            item_rows.append(row)
-            store.replace_children(conn, pf, repo_id, item.number, rows)
-        store.upsert(conn, it, item_rows)
-        report.items_written += len(item_rows)
+        done = write_git_prs(store, conn, repo_id, prs)
+    report.pr_files += done.pr_files
+    report.api_items_kept += done.api_items_kept
+    report.items_written += done.items_written

@@ -287,3 +287,8 @@ class Store:
             self.upsert(
                 conn, schema.http_cache, [{"key": key, "etag": etag, "last_modified": None}]
             )
+
+    def forget_etag(self, conn: Connection, key: str) -> None:
+        """Drop a stored ETag, so the next request for `key` gets a full answer."""
+        t = schema.http_cache
+        conn.execute(t.delete().where(t.c.key == key))
