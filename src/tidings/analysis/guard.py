@@ -257,7 +257,8 @@ _CLAUSE_END = re.compile(r"[,;，；。]|\s(?:and|but|while|whereas)\s|而|但")
 
 COPY_TOKENS = 8  # words (or CJK characters) in a row that make a copy
 _TOKEN = re.compile(r"[a-z0-9_]+|[\u3400-\u9fff]")
-UNTRUSTED_KEYS = frozenset({"body", "body_head", "text", "evidence"})
+# Strangers' words: bodies, comments, reviews, and code from diffs (a string or a list of lines).
+UNTRUSTED_KEYS = frozenset({"body", "body_head", "text", "evidence", "code", "hunk", "added"})
 
 
 def _grams(text: str) -> set[tuple[str, ...]]:
@@ -331,10 +332,13 @@ class Facts:
         out: dict[str, Any] = {}
         for key, value in node.items():
             key = str(key)
-            if key in UNTRUSTED_KEYS and isinstance(value, str):
-                self.quoted.setdefault(who, set()).update(_grams(value))
-                self.own[who] = self.own.get(who, "") + "\n" + value
-                continue
+            if key in UNTRUSTED_KEYS and isinstance(value, str | list):
+                lines = [value] if isinstance(value, str) else value
+                if all(isinstance(x, str) for x in lines):
+                    joined = "\n".join(lines)
+                    self.quoted.setdefault(who, set()).update(_grams(joined))
+                    self.own[who] = self.own.get(who, "") + "\n" + joined
+                    continue
             if key == "path" and isinstance(value, str):
                 self.files.update({value, value.rsplit("/", 1)[-1]})
             quantity = _QUANTITY_KEYS.get(key.removeprefix("previous_week_"))
