@@ -34,7 +34,8 @@ from typing import Any
 
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+|(?<=[。！？；])")
 _REF = re.compile(r"#(\d+)")
-_MENTION = re.compile(r"@([A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\[bot\])?)")
+# Underscores: Enterprise Managed Users' logins end in "_shortcode".
+_MENTION = re.compile(r"@([A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9])?(?:\[bot\])?)")
 _URL = re.compile(r"(?i)\b[a-z][a-z0-9+.-]*://|\bwww\.|\]\(|\bmailto:")
 _PATH = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z0-9_.\-]+(?:/[A-Za-z0-9_.\-*]+)+/?")
 _EXT = "py|cu|cuh|cpp|cc|c|h|hpp|rs|go|ts|js|md|toml|yaml|yml|json|txt|sh|cmake"
