@@ -120,7 +120,17 @@ def test_threads_outdated_when_a_later_commit_moved_their_lines(store: Store) ->
     assert not theirs.get(4215)
 
 
-@pytest.mark.parametrize("task", (*WEEKLY_TASKS, "pr_cards"))
+# Three tasks in the fast loop (a map, a keyed list, the themes); every one in the full suite.
+FAST = ("pr_cards", "weekly_risks", "weekly_highlights")
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        t if t in FAST else pytest.param(t, marks=pytest.mark.slow)
+        for t in (*WEEKLY_TASKS, "pr_cards")
+    ],
+)
 def test_a_guard_rejection_is_regenerated_once_then_cached(
     store, repo_config, llm: FakeOpenAI, task: str
 ) -> None:
