@@ -13,9 +13,11 @@ bytes / 4):
 For each: model calls, prompt and completion tokens and the largest single prompt for a fresh
 report; the same for a re-run (everything cached); and the baseline that puts the whole window
 (every active item's title, body, labels and files, every comment of the window) into one
-prompt, with whether it fits a 32k-token context. Then the wall time of a fresh day report with
-`--concurrency` calls in flight against a server answering in `--latency` seconds, next to the
-same run one call at a time.
+prompt, with whether it fits a 32k-token context. Then the generated week's weekly report with
+a model writing every section (a summary of every merged PR, highlights, risks, trends,
+follow-ups): calls and tokens in all and per merged PR, fresh and re-run. Then the wall time of
+a fresh day report with `--concurrency` calls in flight against a server answering in
+`--latency` seconds, next to the same run one call at a time.
 
 --quick: the quick week (a fifth of the size), no latency; for the test suite.
 """
@@ -59,6 +61,7 @@ from tidings.facts.discussions import hot_discussions  # noqa: E402
 from tidings.facts.stats import item_lists  # noqa: E402
 from tidings.facts.windows import daily_window, weekly_window  # noqa: E402
 from tidings.report.daily import build_daily  # noqa: E402
+from tidings.report.weekly import build_weekly  # noqa: E402
 from tidings.snapshot import import_snapshot  # noqa: E402
 from tidings.store import Store  # noqa: E402
 
@@ -196,6 +199,37 @@ def measure(
     }
 
 
+def measure_weekly(
+    store: Store, repo: RepoConfig, year: int, week: int, concurrency: int
+) -> dict[str, Any]:
+    """The weekly report with the model writing every section: fresh, then re-run."""
+    with FakeOpenAI() as llm:
+        analyst = _analyst(llm, store, concurrency)
+        report = build_weekly(store, repo, year, week, "en", analysis=analyst)
+        fresh = Cost.of(llm, analyst)
+        tasks = llm.tasks()
+        llm.reset()
+        analyst = _analyst(llm, store, concurrency)
+        build_weekly(store, repo, year, week, "en", analysis=analyst)
+        again = Cost.of(llm, analyst)
+    merged = max(report.merged_prs, 1)
+    return {
+        "merged_prs": report.merged_prs,
+        "model_summaries": sum(p.summary.by == "llm" for p in report.merged),
+        "model_parts": report.provenance.llm.model_parts if report.provenance.llm else 0,
+        "rules_parts": report.provenance.llm.rules_parts if report.provenance.llm else 0,
+        "pr_calls": tasks.count("pr_cards"),
+        "section_calls": len(tasks) - tasks.count("pr_cards"),
+        "fresh": fresh.__dict__,
+        "rerun": again.__dict__,
+        "per_merged_pr": {
+            "calls": round(fresh.calls / merged, 3),
+            "prompt_tokens": round(fresh.prompt_tokens / merged),
+            "completion_tokens": round(fresh.completion_tokens / merged),
+        },
+    }
+
+
 def wall_time(
     store: Store, repo: RepoConfig, day: date, latency: float, concurrency: int
 ) -> dict[str, Any]:
@@ -295,6 +329,9 @@ def run_benchmark(
                 ),
                 measure("generated week", gen, gen_repo, window=week, concurrency=concurrency),
             ],
+            "weekly": measure_weekly(
+                gen, gen_repo, *week_start.date().isocalendar()[:2], concurrency=concurrency
+            ),
             "wall_time": wall_time(gen, gen_repo, gen_day, 0.0 if quick else latency, concurrency),
         }
         demo.close()
@@ -307,7 +344,10 @@ def run_benchmark(
         + OUTPUT_RESERVE
         <= CONTEXT,
         "no item fell back on the generated day": day["fresh"]["fallbacks"] == 0,
-        "re-runs make zero calls": all(w["rerun"]["calls"] == 0 for w in results["windows"]),
+        "re-runs make zero calls": all(w["rerun"]["calls"] == 0 for w in results["windows"])
+        and results["weekly"]["rerun"]["calls"] == 0,
+        "every merged PR of the week has a model summary": results["weekly"]["model_summaries"]
+        == results["weekly"]["merged_prs"],
     }
     return results
 
@@ -348,6 +388,17 @@ def render(results: dict[str, Any], console: Console) -> None:
         ratio = b["prompt_tokens"] / max(f["prompt_tokens"], 1)
         table.add_row("", "", "ratio", "", f"baseline {ratio:.1f}x", "", "", "")
     console.print(table)
+    wk = results["weekly"]
+    per = wk["per_merged_pr"]
+    console.print(
+        f"generated weekly report, model writing every section: {wk['merged_prs']} merged PRs, "
+        f"{wk['fresh']['calls']} calls ({wk['pr_calls']} for PR summaries, "
+        f"{wk['section_calls']} for sections), {wk['fresh']['prompt_tokens']:,} prompt + "
+        f"{wk['fresh']['completion_tokens']:,} completion tokens; per merged PR "
+        f"{per['calls']:.2f} calls, {per['prompt_tokens']:,} + {per['completion_tokens']:,} "
+        f"tokens; {wk['model_parts']} parts by the model, {wk['rules_parts']} by rules; "
+        f"re-run {wk['rerun']['calls']} calls"
+    )
     wt = results["wall_time"]
     console.print(
         f"fresh generated-day report, server answering in {wt['latency']:g} s: "

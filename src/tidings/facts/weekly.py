@@ -9,6 +9,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Literal
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
@@ -18,7 +19,7 @@ from tidings.facts.activity_data import WindowData, load_window
 from tidings.facts.generated import is_bot_author, is_generated
 from tidings.facts.importance import Scored, score_merged
 from tidings.facts.reverts import is_revert, resolve_reverts, reverted_titles
-from tidings.facts.risk import MergedPR, RiskTag, RiskTagName, assess_all, load_merged
+from tidings.facts.risk import MergedPR, RiskTag, RiskTagName, assess_all, load_merged, risk_score
 from tidings.facts.roles import load_roles
 from tidings.facts.stats import data_as_of, directory_of
 from tidings.facts.topics import TopicMatch, topic_matches
@@ -86,6 +87,9 @@ class WeekFacts:
     @property
     def by_number(self) -> dict[int, MergedPR]:
         return {p.number: p for p in self.prs}
+
+
+TRACK_ITEMS = 8  # a topic track's items a weekly lists (and the model writes about)
 
 
 def load_week(conn: Connection, repo_id: int, repo: RepoConfig, window: Window) -> WeekFacts:
@@ -353,4 +357,46 @@ def themes(facts: WeekFacts, limit: int = 6) -> list[Theme]:
     for (kind, _), members in ordered[:limit]:
         name = sorted(spelled[(kind, _)].items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
         out.append(Theme(kind, name, tuple(sorted(members, key=lambda n: rank[n]))))
+    return out
+
+
+# -- what the weekly report lists (shared by its writer and the model's payloads) ------------
+
+
+def risky(facts: WeekFacts, top: int) -> list[int]:
+    """The merged PRs with risk tags, heaviest first (ties: the more important PR)."""
+    rank = {n: k for k, n in enumerate(facts.ranked)}
+    tagged = [n for n in facts.ranked if facts.risks.get(n)]
+    return sorted(tagged, key=lambda n: (-risk_score(facts.risks[n]), rank[n]))[:top]
+
+
+@dataclass(frozen=True)
+class FollowGroup:
+    """Merged PRs sharing a risk tag, or open issues sharing a watch-list reason."""
+
+    kind: Literal["risk", "watch"]
+    reason: str  # a RiskTagName or a WatchReason
+    numbers: tuple[int, ...]  # every item behind it, most important first
+
+    @property
+    def key(self) -> str:
+        return f"{self.kind}:{self.reason}"
+
+
+def follow_up_groups(facts: WeekFacts) -> list[FollowGroup]:
+    """Risk tags heaviest (then most frequent) first, then the watch reasons."""
+    by_tag: dict[RiskTagName, list[int]] = {}
+    for n in facts.ranked:
+        for fired in facts.risks.get(n, []):
+            by_tag.setdefault(fired.tag, []).append(n)
+    weight = {t.tag: t.weight for tags in facts.risks.values() for t in tags}
+    out = [
+        FollowGroup("risk", tag, tuple(by_tag[tag]))
+        for tag in sorted(by_tag, key=lambda k: (-weight[k], -len(by_tag[k]), k))
+    ]
+    reasons: dict[str, list[int]] = {}
+    for watch in facts.watch:
+        for reason in watch.reasons:
+            reasons.setdefault(reason, []).append(watch.number)
+    out += [FollowGroup("watch", reason, tuple(numbers)) for reason, numbers in reasons.items()]
     return out

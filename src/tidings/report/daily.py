@@ -16,6 +16,7 @@ from tidings.facts.activity_data import Item
 from tidings.facts.actors import is_bot, is_git_name
 from tidings.facts.daily import HISTORY, METRICS, DayFacts, TopicFacts, load_day
 from tidings.facts.discussions import Discussion, Participant
+from tidings.facts.evidence import PREvidence, window_evidence
 from tidings.facts.weekly import has_api_items
 from tidings.facts.windows import daily_window
 from tidings.records import now_utc
@@ -44,13 +45,19 @@ def build_daily(
     """The day's report; with `analysis`, a model writes the prose wherever its text passes
     validation and the faithfulness guard, and the deterministic writer fills in the rest."""
     window = daily_window(day, repo.tz, repo.cutoff_time)
+    evidence: dict[int, PREvidence] = {}
     with store.engine.connect() as conn:
         repo_id = store.require_repo(conn, repo.name)
         facts = load_day(conn, repo_id, repo, window)
         api_data = has_api_items(conn, repo_id)
+        if analysis is not None and not facts.quiet:
+            # Risk tags with their code, added lines and review threads: only a model reads them.
+            prs = [n for n, item in facts.data.items.items() if item.kind == "pr"]
+            authors = {n: facts.data.items[n].author for n in prs}
+            evidence = window_evidence(conn, repo_id, repo, window.start, window.end, prs, authors)
     stats = m.Stats(**facts.stats)
     # The model reads the very facts the writer lays out below: what it saw is what prints.
-    texts = analysis.analyse(facts, lang) if analysis is not None else None
+    texts = analysis.analyse(facts, lang, evidence) if analysis is not None else None
     writer = _Writer(facts, lang, web_url, texts)
     appendix = m.Appendix(
         **{k: [writer.ref(n) for n in getattr(facts.lists, k)] for k in METRICS},
@@ -122,6 +129,17 @@ class _Writer:
         """The model's validated text for a slot when there is one, else the rules' text."""
         text = self.texts.text(*slot) if self.texts is not None else None
         return m.Prose(text=text, by="llm") if text else m.Prose(text=fallback)
+
+    def what_and_why(self, number: int, fallback: str) -> m.Prose:
+        """A key change: the model's summary and its why-it-matters line, else the rules'."""
+        texts = self.texts
+        what = texts.text("pr", number) if texts is not None else None
+        if texts is None or what is None:
+            return m.Prose(text=fallback)
+        why = texts.text("why", number)
+        return m.Prose(
+            text=f"{what}{'' if self.lang == 'zh' else ' '}{why}" if why else what, by="llm"
+        )
 
     def llm_only(self, slot: tuple[object, ...]) -> m.Prose | None:
         text = self.texts.text(*slot) if self.texts is not None else None
@@ -459,7 +477,7 @@ class _Writer:
                     else None,
                     top_dirs=list(s.top_dirs),
                     linked_issues=sorted(self.data.closes.get(s.number, [])),
-                    what_changed=self.prose(("pr", s.number), what),
+                    what_changed=self.what_and_why(s.number, what),
                     notes=[m.Prose(text=n, by="llm") for n in notes],
                 )
             )

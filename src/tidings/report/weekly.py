@@ -19,21 +19,25 @@ from sqlalchemy import Connection
 
 from tidings._version import __version__
 from tidings.analysis.analyst import Analysis, Analyst
+from tidings.analysis.weekly import WeekInput
 from tidings.config import Lang, RepoConfig
 from tidings.facts import risk
 from tidings.facts.actors import is_bot, is_git_name
 from tidings.facts.daily import DayFacts, load_day
+from tidings.facts.evidence import PREvidence, window_evidence
 from tidings.facts.importance import top_dirs
 from tidings.facts.reverts import is_revert
-from tidings.facts.risk import MergedPR, RiskTagName, risk_score
+from tidings.facts.risk import MergedPR, risk_score
 from tidings.facts.roles import load_roles
 from tidings.facts.trends import topic_tags
-from tidings.facts.watchlist import WatchReason
 from tidings.facts.weekly import (
+    TRACK_ITEMS,
+    FollowGroup,
     Theme,
     Trend,
     WeekFacts,
     churn_trends,
+    follow_up_groups,
     generated_churn,
     has_api_items,
     is_plain_directory,
@@ -41,6 +45,7 @@ from tidings.facts.weekly import (
     load_week,
     main_directory,
     risk_counts,
+    risky,
     source_directory,
     tag_trends,
     themes,
@@ -63,7 +68,6 @@ HIGHLIGHTS = 5
 THEMES = 6
 THEME_ITEMS = 3
 FOLLOW_ITEMS = 8
-TRACK_ITEMS = 8
 # How much of a PR's own summary the rules quote: a Chinese report keeps English to titles and
 # short quotes, so it quotes less.
 QUOTE_CHARS: dict[Lang, int] = {"zh": 70, "en": 160}
@@ -91,21 +95,22 @@ def build_weekly(
     now: datetime | None = None,
     analysis: Analyst | None = None,
 ) -> WeeklyReport:
-    """The week's report; with `analysis`, a model writes PR summaries and notes (reusing the
-    daily per-PR analyses) and the opening summary, and the rules' text fills in the rest."""
+    """The week's report; with `analysis`, a model writes every analytic section from the
+    week's evidence (a summary and a why-it-matters line for every merged PR, reusing the
+    daily per-PR analyses; highlight themes, risk observations, the executive summary, theme
+    and trend paragraphs, follow-ups and the opening summary), and the rules' text fills in
+    whatever it did not write or the guard rejected."""
     window = weekly_window(year, week, repo.tz, repo.cutoff_time)
-    days: list[DayFacts] = []
+    texts: Analysis | None = None
     with store.engine.connect() as conn:
         repo_id = store.require_repo(conn, repo.name)
         facts = load_week(conn, repo_id, repo, window)
         api_data = has_api_items(conn, repo_id)
         if analysis is not None:
             days = _daily_facts(conn, repo_id, repo, year, week)
-    texts: Analysis | None = None
+            day_evidence, week_input = _model_input(conn, repo_id, repo, facts, days)
     if analysis is not None:
-        texts = analysis.analyse_week(
-            days, {p.number for p in facts.prs}, facts.data, _summary_facts(facts), lang
-        )
+        texts = analysis.analyse_week(days, day_evidence, week_input, lang)
     report = _Writer(repo, lang, facts, web_url, api_data, texts).report(now or now_utc())
     if texts is not None:
         record_llm(report, texts)
@@ -131,6 +136,43 @@ def _daily_facts(
         )
         for k in range(7)
     ]
+
+
+def _model_input(
+    conn: Connection, repo_id: int, repo: RepoConfig, facts: WeekFacts, days: list[DayFacts]
+) -> tuple[list[dict[int, PREvidence]], WeekInput]:
+    """Evidence per daily window (so the week's PR cards are the dailies' cards) and for the
+    week, with the lists the report will show, for the model."""
+    per_day: list[dict[int, PREvidence]] = []
+    for day in days:
+        numbers = [n for n, item in day.data.items.items() if item.kind == "pr"]
+        authors = {n: day.data.items[n].author for n in numbers}
+        start, end = day.window.start, day.window.end
+        merged = [p for p in facts.prs if start <= p.merged_at < end]
+        per_day.append(
+            window_evidence(
+                conn, repo_id, repo, start, end, numbers, authors, merged=merged, tags=facts.risks
+            )
+        )
+    week = window_evidence(
+        conn,
+        repo_id,
+        repo,
+        facts.window.start,
+        facts.window.end,
+        [p.number for p in facts.prs],
+        {p.number: p.author for p in facts.prs},
+        merged=facts.prs,
+        tags=facts.risks,
+    )
+    return per_day, WeekInput(
+        facts=facts,
+        evidence=week,
+        themes=themes(facts, THEMES),
+        risky=risky(facts, repo.risk.top),
+        follow_ups=follow_up_groups(facts),
+        summary=_summary_facts(facts),
+    )
 
 
 def _risk_tags(tags: list[risk.RiskTag]) -> list[w.RiskTag]:
@@ -202,6 +244,10 @@ class _Writer:
         """The model's validated text for a slot when there is one, else the rules' text."""
         text = self.texts.text(*slot) if self.texts is not None else None
         return Prose(text=text, by="llm") if text else Prose(text=fallback)
+
+    def llm_only(self, slot: tuple[object, ...]) -> Prose | None:
+        text = self.texts.text(*slot) if self.texts is not None else None
+        return Prose(text=text, by="llm") if text else None
 
     def sentences(self, parts: list[str]) -> str:
         return ("" if self.lang == "zh" else " ").join(p for p in parts if p)
@@ -361,6 +407,7 @@ class _Writer:
             risk_tags=_risk_tags(tags),
             risk_score=risk_score(tags),
             summary=self.prose(("pr", number), self.describe(pr)),
+            why=self.llm_only(("why", number)),
             reverts=self.reverted_ref(number),
             kind=self.kind(pr),
             bot=number in self.facts.bots,
@@ -498,7 +545,20 @@ class _Writer:
         return w.Coverage(api_prs=api, git_prs=git, needs_api=needs, text=Prose(text=text))
 
     def highlights(self, themes_: list[Theme]) -> list[w.Highlight]:
-        """The most important PR of each leading theme, then the next most important ones."""
+        """The model's technical directions when it wrote them (members checked in
+        analysis); else reverts first, then the most important PR of each leading theme,
+        then the next ones."""
+        groups = self.texts.highlights if self.texts is not None else []
+        if groups:
+            return [
+                w.Highlight(
+                    theme=g.theme,
+                    item=self.ref(g.numbers[0]),
+                    text=Prose(text=g.text, by="llm"),
+                    more=[self.ref(n) for n in g.numbers[1:]],
+                )
+                for g in groups
+            ]
         picked: list[tuple[str, int]] = [
             (self.t("highlight_revert"), n) for n in self.facts.ranked if n in self.facts.reverts
         ][:2]
@@ -521,12 +581,8 @@ class _Writer:
 
     def risk_observations(self) -> list[w.RiskObservation]:
         f = self.facts
-        ranked = sorted(
-            (n for n in f.ranked if f.risks.get(n)),
-            key=lambda n: (-risk_score(f.risks[n]), self.rank[n]),
-        )
         out: list[w.RiskObservation] = []
-        for n in ranked[: self.repo.risk.top]:
+        for n in risky(f, self.repo.risk.top):
             tags = f.risks[n]
             names = self.join([tag_name(self.lang, t.tag) for t in tags])
             out.append(
@@ -534,15 +590,18 @@ class _Writer:
                     item=self.ref(n),
                     risk_score=risk_score(tags),
                     tags=_risk_tags(tags),
-                    observation=Prose(
-                        text=self.t(
+                    observation=self.prose(
+                        ("risk", n, "observation"),
+                        self.t(
                             "risk_observation",
                             n=len(tags),
                             score=f"{risk_score(tags):g}",
                             tags=names,
-                        )
+                        ),
                     ),
-                    follow_up=Prose(text=self.specific_follow_up(n, tags)),
+                    follow_up=self.prose(
+                        ("risk", n, "follow_up"), self.specific_follow_up(n, tags)
+                    ),
                     reverts=self.reverted_ref(n),
                 )
             )
@@ -620,7 +679,7 @@ class _Writer:
             by_label=[w.NameCount(name=x.name, count=x.value) for x in labels],
             by_title_tag=[w.NameCount(name=x.name, count=x.value) for x in tags],
             by_risk_tag=by_risk,
-            text=Prose(text=self.sentences(parts)),
+            text=self.prose(("exec",), self.sentences(parts)),
         )
 
     def key_changes(self, themes_: list[Theme]) -> list[w.ThemeChanges]:
@@ -661,7 +720,7 @@ class _Writer:
                     additions=adds,
                     deletions=dels,
                     items=[self.weekly[n] for n in theme.members[:THEME_ITEMS]],
-                    text=Prose(text=text),
+                    text=self.prose(("theme", theme.kind, theme.name), text),
                 )
             )
         return out
@@ -712,7 +771,7 @@ class _Writer:
             title_tags=rows(tag_trends(f)),
             directories=rows(dirs),
             hot_files=rows(files),
-            text=Prose(text=text),
+            text=self.prose(("module_trends",), text),
         )
 
     def merged_groups(self) -> list[w.MergedGroup]:
@@ -739,12 +798,13 @@ class _Writer:
                         ("pr", m.number), self.describe(self.prs[m.number], quote=False)
                     )
                     if m.number in self.prs
-                    else Prose(
-                        text=excerpt(
+                    else self.prose(
+                        ("track_item", m.number),
+                        excerpt(
                             self.facts.data.items[m.number].body,
                             QUOTE_CHARS[self.lang],
                             title=self.facts.data.items[m.number].title,
-                        )
+                        ),
                     ),
                 )
                 for m in track.matches[:TRACK_ITEMS]
@@ -778,36 +838,15 @@ class _Writer:
         return out
 
     def follow_ups(self) -> list[w.FollowUp]:
-        f = self.facts
-        by_tag: dict[RiskTagName, list[int]] = {}
-        for n in f.ranked:
-            for fired in f.risks.get(n, []):
-                by_tag.setdefault(fired.tag, []).append(n)
-        weight = {t.tag: t.weight for tags in f.risks.values() for t in tags}
-        out: list[w.FollowUp] = []
-        for tag in sorted(by_tag, key=lambda k: (-weight[k], -len(by_tag[k]), k)):
-            numbers = by_tag[tag]
-            out.append(
-                w.FollowUp(
-                    kind="risk",
-                    reason=tag,
-                    items=[self.ref(n) for n in numbers[:FOLLOW_ITEMS]],
-                    total=len(numbers),
-                    text=Prose(text=self.t(f"fu_{tag}")),
-                )
-            )
-        reasons: dict[WatchReason, list[int]] = {}
-        for watch in f.watch:
-            for reason in watch.reasons:
-                reasons.setdefault(reason, []).append(watch.number)
-        for reason, numbers in reasons.items():
-            out.append(
-                w.FollowUp(
-                    kind="watch",
-                    reason=reason,
-                    items=[self.ref(n) for n in numbers[:FOLLOW_ITEMS]],
-                    total=len(numbers),
-                    text=Prose(text=self.t(f"fu_watch_{reason}")),
-                )
-            )
-        return out
+        return [self.follow_up(g) for g in follow_up_groups(self.facts)]
+
+    def follow_up(self, group: FollowGroup) -> w.FollowUp:
+        numbers = group.numbers
+        rules = self.t(f"fu_{group.reason}" if group.kind == "risk" else f"fu_watch_{group.reason}")
+        return w.FollowUp(
+            kind=group.kind,
+            reason=group.reason,
+            items=[self.ref(n) for n in numbers[:FOLLOW_ITEMS]],
+            total=len(numbers),
+            text=self.prose(("follow_up", group.kind, group.reason), rules),
+        )

@@ -88,14 +88,19 @@ class WeeklyPR(_Model):
     # doc, test, ci, misc, deps, revert or code.
     kind: str = "code"
     bot: bool = False  # opened by a bot: out of themes, hot files and the importance ranking
+    # Why it matters, one model sentence (none from the rules, which cannot judge it).
+    why: Prose | None = Field(default=None, exclude_if=lambda v: v is None)
     # At most 3 model notes, each quoting a line it saw; a note never sets a tag.
     notes: list[Prose] = Field(default_factory=list, max_length=3)
 
 
 class Highlight(_Model):
-    theme: str  # "label bug", "[BugFix]", "vllm/v1"
-    item: ItemRef
+    # Rules: "label bug", "[BugFix]", "vllm/v1"; a model: the technical direction it names.
+    theme: str
+    item: ItemRef  # the direction's most important merged PR
     text: Prose
+    # A model's direction: its other merged PRs (each checked to be one of the week's).
+    more: list[ItemRef] = Field(default_factory=list, exclude_if=lambda v: not v)
 
 
 class RiskObservation(_Model):
