@@ -104,7 +104,7 @@ def test_core_path() -> None:
 def test_large_change_by_lines_or_files() -> None:
     by_lines = tags(pr(f("engine/big.py", 400, 100), f("tests/test_big.py", 1)))
     assert by_lines["large_change"][0].numbers["lines"] == 501
-    many = [f(f"docs/p{k}.md", 1) for k in range(10)]
+    many = [f(f"engine/conf/p{k}.yaml", 3) for k in range(10)]
     assert tags(pr(*many))["large_change"][0].numbers["files"] == 10
     assert "large_change" not in tags(pr(f("engine/big.py", 398, 100), f("tests/test_big.py", 1)))
     assert "large_change" not in tags(pr(*many[:9]))
