@@ -39,6 +39,7 @@ class Label:
     expect: frozenset[str]
     why: dict[str, str]
     reverts: int | None
+    held_out: bool  # judged before the rules were run on it, never used to shape them
 
 
 @dataclass
@@ -89,6 +90,7 @@ def load_labels(data: Path = DATA) -> dict[int, Label]:
             expect=frozenset(entry["expect"]),
             why=dict(entry.get("why", {})),
             reverts=entry.get("reverts"),
+            held_out=entry.get("held_out", False),
         )
     return labels
 
@@ -139,10 +141,11 @@ def load_prs(data: Path = DATA) -> list[MergedPR]:
     return link_reverts(prs, by_sha, by_title)
 
 
-def evaluate(data: Path = DATA) -> Evaluation:
+def evaluate(data: Path = DATA, held_out: bool | None = None) -> Evaluation:
+    """Score the rules on the set: all PRs, or only the held-out (True) or the others."""
     repo = load_config(data)
     labels = load_labels(data)
-    prs = load_prs(data)
+    prs = [p for p in load_prs(data) if held_out in (None, labels[p.number].held_out)]
     per_tag = {t: Score() for t in JUDGED}
     tags: dict[int, list[RiskTag]] = {}
     named = linked = 0

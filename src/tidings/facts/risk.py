@@ -21,12 +21,13 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from difflib import SequenceMatcher
+from functools import cached_property
 from typing import TYPE_CHECKING, Literal, get_args
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from tidings.globs import any_match
+from tidings.globs import compile_glob
 from tidings.store import schema
 from tidings.store.gaps import read_gaps
 
@@ -221,7 +222,7 @@ def parse_patch(patch: str | None) -> Diff | None:
     added: list[str] = []
     started = False
     for line in lines:
-        if _HUNK.match(line):
+        if line.startswith("@@") and _HUNK.match(line):
             if started:
                 hunks.append(Hunk(tuple(removed), tuple(added)))
             removed, added, started = [], [], True
@@ -344,28 +345,44 @@ def link_reverts(
 
 
 class _View:
-    """One PR's diffs, parsed once, and the lines it both removes and adds anywhere (moved
-    or re-indented, not new)."""
+    """One PR's diffs, each parsed when a rule first needs it (most files need none), and
+    the lines the PR both removes and adds anywhere (moved or re-indented, not new)."""
 
-    def __init__(self, pr: MergedPR) -> None:
-        self.diffs = [parse_patch(f.patch) for f in pr.files]
+    def __init__(self, pr: MergedPR, rules: _Rules) -> None:
+        self.pr = pr
+        self.rules = rules
+        self._diffs: dict[int, Diff | None] = {}
+
+    def diff(self, index: int) -> Diff | None:
+        if index not in self._diffs:
+            self._diffs[index] = parse_patch(self.pr.files[index].patch)
+        return self._diffs[index]
+
+    def files(self, pr: MergedPR) -> Iterable[tuple[int, PRFile]]:
+        return enumerate(pr.files)
+
+    def _all(self) -> Iterable[Diff]:
+        # Docs and translations move text, never code or tests: their lines are not read.
+        for i, f in enumerate(self.pr.files):
+            if self.rules.matches("large_ignore", f.path):
+                continue
+            diff = self.diff(i)
+            if diff is not None:
+                yield diff
+
+    @cached_property
+    def moved(self) -> Counter[str]:
         removed: Counter[str] = Counter()
         added: Counter[str] = Counter()
-        for diff in self.diffs:
-            if diff is None:
-                continue
+        for diff in self._all():
             removed.update(k for k in map(_key, diff.removed) if k)
             added.update(k for k in map(_key, diff.added) if k)
-        self.removed = removed
-        self.added = added
-        self.moved = removed & added
-        # Test names the PR defines anywhere: a test whose name is still defined was moved.
-        self.defined = {
-            name for diff in self.diffs if diff is not None for name in _test_names(diff.added)
-        }
+        return removed & added
 
-    def files(self, pr: MergedPR) -> Iterable[tuple[PRFile, Diff | None]]:
-        return zip(pr.files, self.diffs, strict=True)
+    @cached_property
+    def defined(self) -> set[str]:
+        """Test names the PR defines anywhere: a test whose name is still defined moved."""
+        return {name for diff in self._all() for name in _test_names(diff.added)}
 
 
 class _Rules:
@@ -376,15 +393,37 @@ class _Rules:
         self.weights = {tag: self.cfg.weights.get(tag, w) for tag, w in DEFAULT_WEIGHTS.items()}
         self.extensions = tuple(e.lower() for e in self.cfg.code_extensions)
         self._kinds: dict[str, str] = {}
+        self._matches: dict[tuple[str, str], bool] = {}
+        # Each glob list as one regular expression: a week's files times 50 globs add up.
+        self._lists = {
+            name: _one_regex(patterns)
+            for name, patterns in (
+                ("support_paths", self.cfg.support_paths),
+                ("test_paths", repo.test_paths),
+                ("core_paths", repo.core_paths),
+                ("dependency_paths", self.cfg.dependency_paths),
+                ("security_paths", self.cfg.security_paths),
+                ("large_ignore", self.cfg.large_ignore),
+            )
+        }
+
+    def matches(self, globs: str, path: str) -> bool:
+        """`path` matches the glob list `globs` (cached: PRs share paths)."""
+        key = (globs, path)
+        found = self._matches.get(key)
+        if found is None:
+            regex = self._lists[globs]
+            found = self._matches[key] = regex is not None and regex.match(path) is not None
+        return found
 
     def kind(self, path: str) -> str:
         """The path's kind: support (examples, docs, CI), test, code (product) or other."""
         # A week's PRs share many paths; glob matching is the rules' main cost.
         found = self._kinds.get(path)
         if found is None:
-            if any_match(self.cfg.support_paths, path):
+            if self.matches("support_paths", path):
                 found = "support"
-            elif any_match(self.repo.test_paths, path):
+            elif self.matches("test_paths", path):
                 found = "test"
             elif path.lower().endswith(self.extensions):
                 found = "code"
@@ -409,7 +448,7 @@ class _Rules:
     # -- the rules, in the order reports list them -------------------------------------------
 
     def assess(self, pr: MergedPR) -> list[RiskTag]:
-        view = _View(pr)
+        view = _View(pr, self)
         tags: list[RiskTag] = []
         for rule in (
             self.revert,
@@ -437,7 +476,9 @@ class _Rules:
         added = sum(f.additions or 0 for f in code)
         if lines < self.cfg.missing_tests_min_lines or added * _REMOVAL_RATIO < lines - added:
             return None
-        if any(self.is_test(f.path) and not _only_disables(d) for f, d in view.files(pr)):
+        if any(
+            self.is_test(f.path) and not _only_disables(view.diff(i)) for i, f in view.files(pr)
+        ):
             return None
         biggest = sorted(code, key=lambda f: (-f.lines, f.path))
         return self.tag(
@@ -454,15 +495,14 @@ class _Rules:
         kept = view.moved.copy()  # a moved line nets once, wherever it went
         arrived = view.moved.copy()
         # Tests in files the PR creates may be the dropped ones moved under new names.
-        created = Counter(
-            name
-            for f, diff in view.files(pr)
-            if diff is not None and f.status == "added" and self.is_test(f.path)
-            for name in _test_names(diff.added)
-        )
-        for f, diff in view.files(pr):
+        created: Counter[str] = Counter()
+        for i, f in view.files(pr):
+            if f.status == "added" and self.is_test(f.path) and (diff := view.diff(i)):
+                created.update(_test_names(diff.added))
+        for i, f in view.files(pr):
             if not self.is_test(f.path):
                 continue
+            diff = view.diff(i)
             adds, dels = f.additions or 0, f.deletions or 0
             deleted = f.status == "removed"
             if diff is not None:
@@ -506,8 +546,7 @@ class _Rules:
         return self.tag("tests_removed", out) if out else None
 
     def core_path(self, pr: MergedPR, view: _View) -> RiskTag | None:
-        core = self.repo.core_paths
-        hits = [f for f in pr.files if core and any_match(core, f.path)]
+        hits = [f for f in pr.files if self.matches("core_paths", f.path)]
         if not hits:
             return None
         hits.sort(key=lambda f: (-f.lines, f.path))
@@ -521,7 +560,7 @@ class _Rules:
         counted = [
             f
             for f in pr.files
-            if not any_match(self.cfg.large_ignore, f.path)
+            if not self.matches("large_ignore", f.path)
             and not (self.is_test(f.path) and not f.path.lower().endswith(self.extensions))
         ]
         lines = sum(f.lines for f in counted)
@@ -543,8 +582,11 @@ class _Rules:
         within the PR, or one that only narrows a type, adds no check."""
         out: list[Evidence] = []
         moved = view.moved.copy()
-        for f, diff in view.files(pr):
-            if diff is None or not f.path.endswith(".py") or not self.is_code(f.path):
+        for i, f in view.files(pr):
+            if not f.path.endswith(".py") or not self.is_code(f.path):
+                continue
+            diff = view.diff(i)
+            if diff is None or not any(_ASSERT.match(line) for line in diff.added):
                 continue
             before = [line for line in diff.removed if _ASSERT.match(line)]
             for line in diff.added:
@@ -579,14 +621,16 @@ class _Rules:
         """A dependency or build file changed, or a version or commit pinned elsewhere (a CI
         workflow's upstream commit, a `.commit` file) moved."""
         out: list[Evidence] = []
-        for f, diff in view.files(pr):
-            if any_match(self.cfg.dependency_paths, f.path):
+        for i, f in view.files(pr):
+            if self.matches("dependency_paths", f.path):
                 out.append(Evidence(path=f.path, numbers={"lines": f.lines}))
                 continue
-            if diff is None or not diff.removed_known or self.kind(f.path) in ("test", "code"):
+            # Docs name versions, they pin nothing; code and tests are the other rules'.
+            if self.kind(f.path) in ("test", "code") or self.matches("large_ignore", f.path):
                 continue
-            if any_match(self.cfg.large_ignore, f.path):
-                continue  # docs name versions; they pin nothing
+            diff = view.diff(i)
+            if diff is None or not diff.removed_known:
+                continue
             for hunk in diff.hunks:
                 pins = [
                     a
@@ -604,7 +648,7 @@ class _Rules:
         hits = [
             f
             for f in pr.files
-            if any_match(self.cfg.security_paths, f.path) and not self.is_test(f.path)
+            if self.matches("security_paths", f.path) and not self.is_test(f.path)
         ]
         if not hits:
             return None
@@ -632,6 +676,12 @@ def _rewrites(line: str, before: list[str], similarity: float) -> bool:
     return False
 
 
+def _one_regex(patterns: list[str]) -> re.Pattern[str] | None:
+    if not patterns:
+        return None
+    return re.compile("|".join(f"(?:{compile_glob(p).pattern})" for p in patterns))
+
+
 def _only_disables(diff: Diff | None) -> bool:
     """The file's new lines only switch tests off (its removed lines may be anything)."""
     if diff is None:
@@ -641,7 +691,11 @@ def _only_disables(diff: Diff | None) -> bool:
 
 
 def _test_names(lines: Iterable[str]) -> list[str]:
-    return [m.group(1) or m.group(2) for line in lines if (m := _TEST_DEF.match(line))]
+    return [
+        m.group(1) or m.group(2)
+        for line in lines
+        if ("test" in line or "Test" in line) and (m := _TEST_DEF.match(line))
+    ]
 
 
 def _unmatched(lines: Iterable[str], pool: Counter[str]) -> int:
