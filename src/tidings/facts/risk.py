@@ -92,6 +92,7 @@ _REVERTED_NUMBER: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 # The reverted PR's title, as GitHub's button and `git revert` quote it: Revert "…".
 _REVERTED_TITLE = re.compile(r"revert(?:s|ed)?\s*[:\]]?\s*\"(.+)\"", re.IGNORECASE)
+# A squash title's trailing "(#N)": inside a quoted title it names the reverted PR.
 _OWN_NUMBER = re.compile(r"\s*\(#\d{1,9}\)\s*$")
 
 # A test switched off in place: an unconditional skip or xfail marker, `skipif(True`, or a
@@ -305,14 +306,13 @@ def revert_ref(title: str, body: str | None) -> RevertRef | None:
     if not (_REVERT_TITLE.search(title) or _REVERT_BODY.search(body)):
         return None
     number = None
-    own = _OWN_NUMBER.sub("", title)
     for where, pattern in _REVERTED_NUMBER:
-        match = pattern.search(own if where == "title" else body)
+        match = pattern.search(title if where == "title" else body)
         if match:
             number = int(match.group(1))
             break
     sha = _REVERTED_SHA.search(body)
-    quoted = _REVERTED_TITLE.search(own)
+    quoted = _REVERTED_TITLE.search(title)
     return RevertRef(
         number=number,
         sha=sha.group(1).lower() if sha else None,
@@ -588,7 +588,10 @@ class _Rules:
             diff = view.diff(i)
             if diff is None or not any(_ASSERT.match(line) for line in diff.added):
                 continue
-            before = [line for line in diff.removed if _ASSERT.match(line)]
+            # The file's removed asserts that were not moved: what a new one may reword.
+            before = [
+                line for line in diff.removed if _ASSERT.match(line) and not view.moved[_key(line)]
+            ]
             for line in diff.added:
                 if not _ASSERT.match(line):
                     continue
