@@ -506,31 +506,22 @@ class _Rules:
             adds, dels = f.additions or 0, f.deletions or 0
             deleted = f.status == "removed"
             if diff is not None:
-                # A skip rewritten in place (its reason or version changed) was off before.
-                before = [line for line in diff.removed if disables_test(line)]
-                for line in diff.added:
-                    if not disables_test(line) or view.moved[_key(line)]:
-                        continue
-                    if _rewrites(line, before, 0.0):
-                        continue
-                    disabled.append(
-                        Evidence(path=f.path, line=line.strip()[:200], numbers={"disabled": 1})
-                    )
+                disabled += _switched_off(f.path, diff, view)
             if diff is not None and diff.removed_known:
                 lost = _unmatched(diff.removed, kept)
                 new = _unmatched(diff.added, arrived)
                 # Test cases dropped: names no longer defined anywhere in the PR, more than
                 # the file's new tests (a rewritten test gets a new name, not one fewer).
                 gone = [n for n in _test_names(diff.removed) if n not in view.defined]
-                before = set(_test_names(diff.removed))
-                fresh = [n for n in _test_names(diff.added) if n not in before]
+                had = set(_test_names(diff.removed))
+                fresh = [n for n in _test_names(diff.added) if n not in had]
                 dropped = len(gone) - len(fresh)
                 while dropped > 0 and created.total() > 0:
                     created[next(n for n, c in created.items() if c > 0)] -= 1
                     dropped -= 1
                 # Python tests are counted by their cases (a rewrite that shortens them drops
                 # none); other test files (YAML cases, data) by the lines they lose.
-                by_lines = not f.path.endswith(".py") or (deleted and not before)
+                by_lines = not f.path.endswith(".py") or (deleted and not had)
                 fired = dropped > 0 or (by_lines and lost - new >= self.cfg.tests_removed_min_lines)
                 numbers = {"additions": adds, "deletions": dels, "lost_lines": max(lost - new, 0)}
                 if dropped > 0:
@@ -677,6 +668,17 @@ def _rewrites(line: str, before: list[str], similarity: float) -> bool:
             del before[i]
             return True
     return False
+
+
+def _switched_off(path: str, diff: Diff, view: _View) -> list[Evidence]:
+    """The file's new skip/xfail lines; a skip moved, or rewritten in place (its reason or
+    version changed), was off before the PR."""
+    before = [line for line in diff.removed if disables_test(line)]
+    return [
+        Evidence(path=path, line=line.strip()[:200], numbers={"disabled": 1})
+        for line in diff.added
+        if disables_test(line) and not view.moved[_key(line)] and not _rewrites(line, before, 0)
+    ]
 
 
 def _one_regex(patterns: list[str]) -> re.Pattern[str] | None:
