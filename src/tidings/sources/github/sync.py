@@ -1067,7 +1067,7 @@ class _Sync:
         if not pr.skipped("files"):
             files = pr.files()
             file_rows = self._admit(schema.pr_files, self._rows(files))
-            # GitHub does not give patches here; keep the added lines a git sync stored (the
+            # GitHub does not give patches here; keep the hunks a git sync stored (the
             # risk rules read them) for the files both sources know.
             pf = schema.pr_files
             patches = dict(
