@@ -84,10 +84,10 @@ def _pct(value: float | None) -> str:
 
 def _table(title: str, figures: dict[str, Any]) -> Table:
     table = Table(title=title, box=box.SIMPLE_HEAD)
-    for column in ("tag", "right", "wrong", "missed", "precision", "recall", "PRs wrong / missed"):
-        table.add_column(
-            column, justify="left" if column in ("tag", "PRs wrong / missed") else "right"
-        )
+    table.add_column("tag", no_wrap=True)
+    for column in ("right", "wrong", "missed", "precision", "recall"):
+        table.add_column(column, justify="right")
+    table.add_column("PRs wrong / missed")
     rows = [*figures["per_tag"].items(), ("overall", figures["overall"])]
     for tag, s in rows:
         wrong = " ".join(f"#{n}" for n in s["false_positives"]) or "—"
