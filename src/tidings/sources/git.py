@@ -223,9 +223,9 @@ def _apply_patch(files: list[GitFile], patch: bytes) -> None:
         line = _text(raw)
         if line.startswith("@@"):
             in_hunk = True
-            if current is not None and current.hunks is None:
-                current.hunks = []
             if current is not None:
+                if current.hunks is None:
+                    current.hunks = []
                 current.hunks.append(line)
         elif line.startswith("new file mode") and current is not None:
             current.status = "added"
