@@ -38,10 +38,11 @@ OUT = DATA / "prs.jsonl.gz"
 HISTORY = DATA / "history.jsonl.gz"
 HISTORY_DAYS = 60
 
-# Hunk text kept per file and per PR: a test's assertions need whole lines, and 12,000
-# characters hold every hunk of all but the bulkiest files; the rest is cut at a line end.
-FILE_MAX_CHARS = 12_000
-PR_MAX_CHARS = 120_000
+# Hunk text kept per file: what the git source keeps (tidings.sources.git.PATCH_MAX_CHARS), so
+# the rules see what a synced store holds; cut at a line end. Per PR, past PR_MAX_CHARS the
+# biggest files keep their counts only (a few vendored-kernel PRs), to keep the set small.
+FILE_MAX_CHARS = 32_000
+PR_MAX_CHARS = 400_000
 BODY_MAX_CHARS = 2_000
 _SQUASH = re.compile(r"\s*\(#(\d+)\)\s*$")
 

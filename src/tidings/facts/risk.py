@@ -505,7 +505,8 @@ class _Rules:
             diff = view.diff(i)
             adds, dels = f.additions or 0, f.deletions or 0
             deleted = f.status == "removed"
-            if diff is not None:
+            # A skip in a file the PR creates marks a new case; it switches nothing off.
+            if diff is not None and f.status != "added":
                 disabled += _switched_off(f.path, diff, view)
             if diff is not None and diff.removed_known:
                 lost = _unmatched(diff.removed, kept)
