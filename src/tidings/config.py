@@ -98,9 +98,20 @@ _CODE_EXTENSIONS = (
 )
 _DEPENDENCY_PATHS = (
     "requirements*.txt", "requirements/**", "**/requirements*.txt", "pyproject.toml", "setup.py",
-    "setup.cfg", "CMakeLists.txt", "**/CMakeLists.txt", "cmake/**", "**/*.cmake", "Dockerfile*",
+    "setup.cfg", "CMakeLists.txt", "cmake/**", "**/*.cmake", "Dockerfile*",
     "**/Dockerfile*", "docker/**", "*.lock", "package.json", "Cargo.toml", "go.mod",
     "MANIFEST.in",
+)
+# Code that ships no product behaviour: examples, benchmarks, docs, CI and dev scripts. Its
+# asserts guard nothing a user runs, an untested change there is no missing test, and a
+# `test_*.py` there (a CI test selector) is not a test.
+_SUPPORT_PATHS = (
+    "examples/**", "**/examples/**", "benchmarks/**", "docs/**", ".github/**", "tools/**",
+    "scripts/**",
+)
+# Lines a reviewer does not read as code: prose, translations, lock files and images.
+_LARGE_IGNORE = (
+    "docs/**", "**/*.md", "**/*.rst", "**/*.po", "**/*.pot", "**/*.lock", "*.lock", "**/*.svg",
 )
 # Paths whose changes deserve a security-minded second look: names, not contents.
 _SECURITY_PATHS = (
@@ -123,12 +134,17 @@ class RiskConfig(_Strict):
     code_extensions: list[str] = Field(default_factory=lambda: list(_CODE_EXTENSIONS))
     dependency_paths: list[str] = Field(default_factory=lambda: list(_DEPENDENCY_PATHS))
     security_paths: list[str] = Field(default_factory=lambda: list(_SECURITY_PATHS))
+    support_paths: list[str] = Field(default_factory=lambda: list(_SUPPORT_PATHS))
+    # Files `large_change` leaves out; test data (non-code files under test_paths) always is.
+    large_ignore: list[str] = Field(default_factory=lambda: list(_LARGE_IGNORE))
     # Points per tag when ranking the week's risk observations; unset tags keep the defaults
     # of facts/risk.py.
     weights: dict[str, float] = Field(default_factory=dict)
     top: int = Field(default=5, ge=0, le=50)  # risk observations in a weekly report
 
-    _globs = field_validator("dependency_paths", "security_paths")(_check_globs)
+    _globs = field_validator("dependency_paths", "security_paths", "support_paths", "large_ignore")(
+        _check_globs
+    )
 
     @field_validator("weights")
     @classmethod
@@ -152,7 +168,15 @@ class RepoConfig(_Strict):
     topics: list[TopicConfig] = Field(default_factory=list)
     core_paths: list[str] = Field(default_factory=list)
     test_paths: list[str] = Field(
-        default_factory=lambda: ["tests/**", "test/**", "**/test_*.py", "**/*_test.py"]
+        # Test folders at any depth (a kernel's csrc/op/tests/) as well as at the root.
+        default_factory=lambda: [
+            "tests/**",
+            "test/**",
+            "**/tests/**",
+            "**/test/**",
+            "**/test_*.py",
+            "**/*_test.py",
+        ]
     )
     bots: list[str] = Field(default_factory=list)
     # Generated or vendored files beyond facts/generated.py's defaults (translations, lock

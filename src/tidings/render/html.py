@@ -337,7 +337,11 @@ def render_weekly_html(
             key = f"ev_{tag.tag}"
             if tag.tag == "tests_removed" and n.get("deleted_file"):
                 key = "ev_tests_removed_deleted"
-            if tag.tag in {"assert_validation", "revert"}:
+            if tag.tag == "tests_removed" and n.get("disabled"):
+                key = "ev_tests_disabled"
+            if tag.tag == "dependency_change" and n.get("pin"):
+                key = "ev_pin"
+            if key in {"ev_assert_validation", "ev_revert", "ev_tests_disabled", "ev_pin"}:
                 shown.append(wtrm(key, path=path, line=code(e.line or "")))
                 continue
             if key in table and not (tag.tag == "missing_tests" and e.path):

@@ -36,6 +36,10 @@ def _evidence(lang: Lang, tag: RiskTag, e: Evidence) -> str:
     match tag.tag:
         case "missing_tests" if not e.path:
             return tr("ev_missing_tests", **n)
+        case "tests_removed" if n.get("disabled"):
+            return tr("ev_tests_disabled", path=path, line=md_code(e.line or ""))
+        case "dependency_change" if n.get("pin"):
+            return tr("ev_pin", path=path, line=md_code(e.line or ""))
         case "tests_removed" if n.get("deleted_file"):
             return tr("ev_tests_removed_deleted", path=path, deletions=n.get("deletions", 0))
         case "tests_removed":

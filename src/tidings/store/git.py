@@ -2,8 +2,8 @@
 
 A PR from git (`source = "git"`) is the clone's view: no login, no labels, no reviews. So a
 git sync never overwrites an item the API wrote; for such an item it only adds what the clone
-alone knows, the added lines of its files (or its files, when the API gave none). An item
-from git is replaced whole by a later API sync, which keeps those added lines (store/files.py).
+alone knows, the diff hunks of its files (or its files, when the API gave none). An item
+from git is replaced whole by a later API sync, which keeps those hunks (store/files.py).
 """
 
 from __future__ import annotations

@@ -177,8 +177,9 @@ pr_files = Table(
     Column("status", String(20)),
     Column("additions", Integer),
     Column("deletions", Integer),
-    # The file's added lines (git source only; the GitHub sync leaves it NULL): the risk
-    # rules that look at code, such as a new `assert` in non-test code, need them.
+    # The file's diff hunks (`@@` headers, `-`/`+` lines; rows an older git sync wrote hold
+    # the added lines alone): the risk rules that look at code, such as a new `assert` in
+    # non-test code, need them. NULL where no source gave a diff.
     Column("patch", Text),
     PrimaryKeyConstraint("repo_id", "number", "path"),
 )
