@@ -710,12 +710,17 @@ class SiteBuilder:
         )
 
     def feed(
-        self, rel: str, feed_id: str, title: str, home: str, reports: Sequence[ReportFile]
+        self,
+        rel: str,
+        feed_id: str,
+        title: str,
+        home: str,
+        reports: Sequence[ReportFile],
+        lang: Lang | None = None,
     ) -> None:
         """An Atom feed of `reports`, newest first, at most FEED_ENTRIES of them."""
         ordered = sorted(reports, key=lambda r: (_updated(r), r.kind, r.lang), reverse=True)
         folder = posixpath.dirname(rel) or "."
-        depth = "../" * rel.count("/")
         entries = [
             FeedEntry(
                 id=entry_id(r.repo, r.kind, r.period, r.lang),
@@ -734,9 +739,10 @@ class SiteBuilder:
                 feed_id=feed_id,
                 title=title,
                 self_href=self.base(rel) or rel.rsplit("/", 1)[-1],
-                home_href=self.base(home) or depth + home,
+                home_href=self.base(home) or posixpath.relpath(home, folder),
                 entries=entries,
                 fallback_updated=datetime(2000, 1, 1, tzinfo=UTC),
+                lang=html_lang(lang) if lang else None,
             ),
         )
 
@@ -763,6 +769,7 @@ class SiteBuilder:
                 title,
                 home,
                 [r for r in reports if r.lang == lang],
+                lang,
             )
         self.feed(
             f"{owner}/{name}/feed.xml",
