@@ -22,8 +22,9 @@ real PDF instead, in a separate, timed phase. Figures, measured in one run:
    comparison, the same build with --no-pdf;
 3. a rebuild with nothing new: files written (should be 0);
 4. one new daily report: its PDF made at report time (timed apart), then the rebuild: files
-   written, listed (the report's own files with its PDF, the project page, its feed, the
-   home page and the build manifest), PDFs the site rendered (should be 0);
+   written, listed (the report's own files with its PDF, the day before it (its "next" link),
+   the project and month pages, the feeds, the home page, the build manifest and the search
+   index), PDFs the site rendered (should be 0);
 5. the fallback: a sample of bare reports (JSON only) whose PDFs the site renders itself, in
    parallel, and the projection for the whole archive built that way (the old cost).
 
@@ -383,14 +384,22 @@ def run_benchmark(
         results["fallback_per_report_s"] = round(per_pdf, 2)
         results["fallback_archive_projected_s"] = round(per_pdf * results["reports"], 1)
     expected = [f"{new_day}.en.{x}" for x in ("html", "json", "md", "pdf")]
-    expected += ["feed.xml", "index.html", "index.html", ".tidings-site.json"]
+    expected += [f"{new_day - timedelta(days=1)}.en.html"]  # its "next" link
+    expected += [f"{new_day:%Y-%m}.html"]  # the month's calendar
+    expected += ["feed.en.xml", "feed.xml", "feed.xml", "index.html", "index.html"]
+    expected += [".tidings-site.json"]
     results["targets"] = {
         "archive build with its PDFs under 60 s": results["build_s"] < 60,
         "the site rendered no PDF of a report that carried its own": results["build_pdfs_made"]
         == 0,
         "rebuild with nothing new writes no file": results["rebuild_unchanged_written"] == 0,
-        "one new report touches only its files (PDF too), project page, feed, home, manifest": (
-            sorted(p.rsplit("/", 1)[-1] for p in results["rebuild_one_new_written"])
+        "one new report touches only its files (PDF too), the day before, project and month "
+        "pages, feeds, home, manifest and the search index": (
+            sorted(
+                p.rsplit("/", 1)[-1]
+                for p in results["rebuild_one_new_written"]
+                if not p.startswith("pagefind/")
+            )
             == sorted(expected)
         ),
         "one new report: its PDF made at report time, none by the site": (

@@ -303,6 +303,7 @@ class SiteConfig(_Strict):
     reports_dir: str = "reports"  # `tidings run` writes report files here ...
     out_dir: str = "site"  # ... and builds the site here
     languages: list[Lang] = Field(default_factory=list)  # empty: each repo's own
+    search: bool = True  # a Pagefind search index and page (when Pagefind is installed)
 
     _urls = field_validator("base_url")(_https_url)
 

@@ -65,6 +65,21 @@ class PageChrome:
     discussion_href: str | None = None
     giscus: Giscus | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
+    # Navigation between reports (site/archive.py): (title, href) pairs, built from the
+    # site's own file names, never from report text.
+    prev: tuple[str, str] | None = None
+    next: tuple[str, str] | None = None
+    up: tuple[str, str] | None = None  # a day's week
+    month: tuple[str, str] | None = None  # the month page the report is listed on
+    children: tuple[tuple[str, str], ...] = ()  # a week's days
+    # The report's numbers as GitHub searches for the same window (site/archive.py):
+    # stat name -> URL; "window" is the action bar's link.
+    searches: Mapping[str, str] = field(default_factory=dict)
+    search_href: str | None = None  # the site's search page, when the site has search
+    search_label: str = ""
+    # Pagefind filters of the page (name, value): project, kind, labels, topic tracks.
+    filters: tuple[tuple[str, str], ...] = ()
+    feeds: tuple[tuple[str, str, str], ...] = ()  # (title, href, hreflang) for <head>
 
 
 def _no_controls(value: Any) -> Any:
@@ -94,6 +109,30 @@ def env() -> Environment:
 
 
 _CODE_SPAN = re.compile(r"(`+)([^`]+?)\1")
+
+
+def heading(
+    level: int, anchor: str, text: object, permalink: str | None, *, own_id: bool
+) -> Markup:
+    """A section heading; on site pages (`permalink` is the link's accessible name) with a
+    `#` link to `anchor`, so a reader can copy a link to the section. `own_id`: the heading
+    carries the id itself (else its <section> does)."""
+    ident = Markup(' id="{}"').format(anchor) if own_id else Markup("")
+    if permalink is None:
+        return Markup("<h{0}{1}>{2}</h{0}>").format(level, ident, text)
+    return Markup(
+        '<h{0}{1}>{2} <a class="anchor" href="#{3}" aria-label="{4}" data-pagefind-ignore>#</a>'
+        "</h{0}>"
+    ).format(level, ident, text, anchor, permalink)
+
+
+def summary_line(text: str, limit: int = 200) -> str:
+    """A page's meta description: its opening text on one line, cut at a word."""
+    flat = " ".join(_CODE_SPAN.sub(r"\2", text).split())
+    if len(flat) <= limit:
+        return flat
+    cut = flat[:limit].rsplit(" ", 1)[0] if " " in flat[:limit] else flat[:limit]
+    return cut.rstrip(",;:，；：") + "…"
 
 
 def prose(text: str | None) -> Markup:
@@ -187,7 +226,7 @@ class ReportLinks:
 
     def item(self, ref: m.ItemRef) -> Markup:
         return Markup("{} {} {} {}").format(
-            self.words.tr(ref.kind), self.ref_link(ref), ref.title, self.state(ref)
+            self.words.tr(ref.kind), self.ref_link(ref), prose(ref.title), self.state(ref)
         )
 
 
@@ -274,13 +313,7 @@ def render_daily_html(
     return render_template(
         "html/daily.html.j2",
         r=report,
-        html_lang="zh-CN" if report.lang == "zh" else "en",
-        page_title=title,
-        page_h1=title,
-        canonical=safe_url(canonical),
-        feed_href=chrome.feed_href if chrome else None,
-        feed_title=chrome.project if chrome else "",
-        chrome=chrome,
+        **page_context(report.lang, title, report.summary.text.text, chrome, canonical),
         sections=daily_sections(report, words),
         tr=words.tr,
         trm=words.trm,
@@ -296,6 +329,34 @@ def render_daily_html(
         people=people,
         footer_line=_footer_line(report, words),
     )
+
+
+def html_lang(lang: Lang) -> str:
+    return "zh-CN" if lang == "zh" else "en"
+
+
+def page_context(
+    lang: Lang, title: str, summary: str, chrome: PageChrome | None, canonical: str | None
+) -> dict[str, Any]:
+    """What base.html.j2 needs of a report page: title, language, the description and Open
+    Graph tags a shared link previews with, feeds, and the headings' permalinks."""
+    words = Words(lang)
+    permalink = words.tr("site_permalink") if chrome else None
+    return {
+        "html_lang": html_lang(lang),
+        "page_title": title,
+        "page_h1": title,
+        "description": summary_line(summary),
+        "og_type": "article",
+        "canonical": safe_url(canonical),
+        "feed_href": chrome.feed_href if chrome else None,
+        "feed_title": chrome.project if chrome else "",
+        "feeds": chrome.feeds if chrome else (),
+        "chrome": chrome,
+        "heading": lambda level, anchor, text, own_id=False: heading(
+            level, anchor, text, permalink, own_id=own_id
+        ),
+    }
 
 
 def render_template(name: str, **context: Any) -> str:
@@ -408,13 +469,7 @@ def render_weekly_html(
     return render_template(
         "html/weekly.html.j2",
         r=report,
-        html_lang="zh-CN" if lang == "zh" else "en",
-        page_title=title,
-        page_h1=title,
-        canonical=safe_url(canonical),
-        feed_href=chrome.feed_href if chrome else None,
-        feed_title=chrome.project if chrome else "",
-        chrome=chrome,
+        **page_context(lang, title, report.summary.text, chrome, canonical),
         sections=sections,
         tr=words.tr,
         wtr=wtr,
