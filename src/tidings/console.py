@@ -121,15 +121,29 @@ def progress_display() -> Iterator[Callable[[str, int, int | None], None]]:
 # -- tables -------------------------------------------------------------------------------------
 
 
+# Units of the numbers key_value_table shows, by key: a bare "elapsed 3.2" reads as anything.
+UNITS = {"elapsed": "s", "seconds": "s", "bytes": "bytes"}
+
+
 def key_value_table(title: str, data: dict[str, Any]) -> Table:
     table = Table(title=cell(title), show_header=False)
-    table.add_column("what")
-    table.add_column("value", justify="right")
+    table.add_column("what", no_wrap=True)
+    table.add_column("value", justify="right", overflow="fold")
     for key, value in data.items():
         if isinstance(value, list):
             value = "; ".join(str(v) for v in value) or "-"
-        table.add_row(cell(key.replace("_", " ")), cell(value))
+        elif isinstance(value, dict):
+            value = ", ".join(f"{k} {v}" for k, v in value.items()) or "-"
+        unit = UNITS.get(key)
+        label = key.replace("_", " ") + (f" ({unit})" if unit else "")
+        table.add_row(cell(label), cell(value))
     return table
+
+
+def _repo_column(table: Table, names: Iterable[str], header: str = "repository") -> None:
+    """A repository column that never clips a name: its width is the longest name's."""
+    width = max([len(header), *(len(n) for n in names)])
+    table.add_column(header, no_wrap=True, min_width=width)
 
 
 def _numbers(numbers: list[int], limit: int = 12) -> str:
@@ -208,7 +222,7 @@ def stats_tables(stats: WindowStats) -> list[Table]:
 
 def repos_table(rows: list[RepoSummary]) -> Table:
     table = Table(title="repositories in the store")
-    table.add_column("repository")
+    _repo_column(table, [clean(r.full_name) for r in rows])
     for name in ("issues", "PRs", "comments", "reviews"):
         table.add_column(name, justify="right")
     table.add_column("latest update (UTC)")
@@ -220,20 +234,27 @@ def repos_table(rows: list[RepoSummary]) -> Table:
     return table
 
 
+# What `tidings run` shows of a sync, in this order (the JSON has every count).
+_SYNC_SHOWN = ("items", "comments", "reviews", "requests")
+
+
 def run_table(outcomes: list[RepoOutcome]) -> Table:
-    """What `tidings run` did, one row per repository."""
+    """What `tidings run` did, one row per repository; counts say what they count."""
     table = Table(title="tidings run")
-    for name in ("repository", "status", "synced", "reports written", "unchanged"):
-        table.add_column(
-            name, justify="right" if name in {"reports written", "unchanged"} else "left"
-        )
+    _repo_column(table, [clean(o.repo) for o in outcomes])
+    table.add_column("status", overflow="fold")
+    table.add_column("synced", overflow="fold")
+    for name in ("new reports", "changed reports", "unchanged reports"):
+        table.add_column(name, justify="right")
     for o in outcomes:
+        synced = ", ".join(f"{o.synced[k]} {k}" for k in _SYNC_SHOWN if o.synced.get(k))
         table.add_row(
             # Text, not markup: an error may quote brackets ("[bot]") that Rich would eat.
             Text(clean(o.repo)),
             Text(clean("ok" if o.ok else f"failed: {o.error}")),  # causes quote data
-            Text(clean(o.synced or "-")),
-            str(len(o.written)),
+            Text(synced or "-"),
+            str(len(o.new)),
+            str(len(o.written) - len(o.new)),
             str(o.unchanged),
         )
     return table
