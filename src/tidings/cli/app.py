@@ -101,7 +101,7 @@ def root(
             "--db",
             envvar="TIDINGS_DB",
             help="Database URL: sqlite:///PATH or postgresql+psycopg://USER:PASS@HOST/DB "
-            f"(default: sqlite:///{DEFAULT_STORE})",
+            f"(default: the SQLite file {DEFAULT_STORE})",
             show_envvar=True,
         ),
     ] = None,

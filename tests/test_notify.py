@@ -1,0 +1,139 @@
+"""Delivery (tidings/notify.py): what a report says in a chat, and that Apprise really posts it
+— to a loopback webhook, read back — with secrets from the environment and failures reported
+as one line that never names the secret."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+import pytest
+
+from testkit.servers.webhook import WebhookReceiver
+from tidings.config import NotifyConfig, load_config, parse_config
+from tidings.demo import CONFIG_PATH, REPO, SAMPLE_PATH
+from tidings.errors import ConfigError, TidingsError, redact
+from tidings.notify import due, message, read_message, send
+from tidings.report.daily import build_daily
+from tidings.report.weekly import build_weekly
+from tidings.report_files import save_report
+from tidings.snapshot import import_snapshot
+from tidings.store import Store
+
+NOW = datetime(2026, 3, 20, tzinfo=UTC)
+SITE = "https://reports.example.org/tidings/"
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    store = Store.open(f"sqlite:///{tmp_path_factory.mktemp('notify') / 'demo.db'}")
+    import_snapshot(store, SAMPLE_PATH)
+    settings = load_config(CONFIG_PATH).repo(REPO)
+    built = {
+        "daily-en": build_daily(store, settings, date(2026, 3, 4), "en", now=NOW),
+        "daily-zh": build_daily(store, settings, date(2026, 3, 4), "zh", now=NOW),
+        "weekly-en": build_weekly(store, settings, 2026, 11, "en", now=NOW),
+    }
+    store.close()
+    return built
+
+
+def test_a_daily_message_is_its_title_stats_line_and_page(reports) -> None:  # type: ignore[no-untyped-def]
+    msg = message(reports["daily-en"], SITE)
+    assert msg.title == "RapidInfer development report - 2026-03-04"
+    # The golden report's own stats line, as plain text.
+    assert msg.headline == (
+        "Stats: New issues 3 | Closed issues 1 | New PRs 8 | Merged PRs 4 | Closed unmerged PRs 1"
+    )
+    assert msg.link == f"{SITE}{REPO}/daily/2026-03-04.en.html"
+    assert msg.body.splitlines() == [msg.headline, "", msg.link]
+    zh = message(reports["daily-zh"], None)
+    assert zh.title == "RapidInfer 开发动态报告 - 2026-03-04" and zh.link is None
+    assert zh.headline.startswith("数据统计：新 Issue 3")
+
+
+def test_a_weekly_message_leads_with_its_summary(reports) -> None:  # type: ignore[no-untyped-def]
+    msg = message(reports["weekly-en"], SITE.rstrip("/"))
+    assert msg.title == "RapidInfer weekly report: 2026 week 11 (03-09 to 03-15)"
+    assert msg.headline.startswith("In 2026 week 11 (03-09 to 03-15) RapidInfer merged 29 PRs")
+    assert msg.link == f"{SITE}{REPO}/weekly/2026-W11.en.html"
+    assert "\\" not in msg.headline and "**" not in msg.headline  # no Markdown escapes left
+
+
+def test_json_and_form_webhooks_receive_the_message(reports) -> None:  # type: ignore[no-untyped-def]
+    msg = message(reports["daily-en"], SITE)
+    with WebhookReceiver() as hook:
+        sent = send([msg], NotifyConfig(), [hook.url("json", "/a"), hook.url("form", "/b")])
+    assert [d.ok for d in sent] == [True, True] and [d.error for d in sent] == [None, None]
+    by_path = {h.path: h for h in hook.received}
+    payload = by_path["/a"].json()
+    assert by_path["/a"].headers["Content-Type"].startswith("application/json")
+    assert payload["title"] == msg.title
+    assert msg.headline in payload["message"] and msg.link in payload["message"]
+    form = by_path["/b"].form()
+    assert form["title"] == msg.title and msg.link in form["message"]
+
+
+def test_urls_read_secrets_from_the_environment_and_never_show_them(
+    reports,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    msg = message(reports["daily-en"], SITE)
+    with WebhookReceiver() as hook:
+        secret_path = "/hooks/T0SECRET/B0SECRET/XXXXSECRET"
+        monkeypatch.setenv("TEAM_HOOK", f"127.0.0.1:{hook.port}{secret_path}")
+        ok = send([msg], NotifyConfig(), ["json://${TEAM_HOOK}"])
+    assert ok[0].ok and hook.received[0].path == secret_path
+    assert "SECRET" not in redact(f"posted to json://127.0.0.1:{hook.port}{secret_path}")
+    # Unset: reported by the variable's name, nothing sent.
+    monkeypatch.delenv("TEAM_HOOK")
+    missing = send([msg], NotifyConfig(), ["json://${TEAM_HOOK}"])
+    assert not missing[0].ok and "${TEAM_HOOK} is not set" in missing[0].line()
+
+
+def test_a_failing_service_is_one_line_without_its_address(reports) -> None:  # type: ignore[no-untyped-def]
+    msg = message(reports["daily-en"], SITE)
+    with WebhookReceiver(status=500) as hook:
+        url = hook.url("json", "/k3y-0123456789-secret")
+        failed = send([msg], NotifyConfig(timeout=5), [url, "nosuchscheme://x"])
+    assert [d.ok for d in failed] == [False, False]
+    line = failed[0].line()
+    assert "\n" not in line and line.startswith("notify urls[0] (json): ")
+    assert "k3y-0123456789-secret" not in line and url not in redact(line)
+    assert f"{REPO} daily 2026-03-04 en" in line
+    assert "not a URL Apprise knows" in failed[1].line()
+
+
+def test_only_the_newest_report_of_each_kind_and_language_is_announced(reports) -> None:  # type: ignore[no-untyped-def]
+    older = reports["daily-en"].model_copy(update={"date": "2026-03-03"})
+    new = [
+        ("daily/2026-03-03.en.json", older),
+        ("daily/2026-03-04.en.json", reports["daily-en"]),
+        ("daily/2026-03-04.zh.json", reports["daily-zh"]),
+        ("weekly/2026-W11.en.json", reports["weekly-en"]),
+    ]
+    chosen = due(new, NotifyConfig(), "en")
+    assert [(r.kind, getattr(r, "date", None)) for r in chosen] == [
+        ("daily", "2026-03-04"),
+        ("weekly", None),
+    ]
+    both = due(new, NotifyConfig(languages=["zh", "en"], kinds=["daily"]), "en")
+    assert sorted(r.lang for r in both) == ["en", "zh"]
+
+
+def test_read_message_from_a_saved_report(reports, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    saved = save_report(reports["weekly-en"], tmp_path)
+    assert read_message(saved.json_path, SITE).title.startswith("RapidInfer weekly report")
+    junk = tmp_path / "x.json"
+    junk.write_text(json.dumps({"kind": "nope"}), "utf-8")
+    with pytest.raises(TidingsError, match="not a tidings report"):
+        read_message(junk)
+
+
+def test_notify_config_is_checked() -> None:
+    cfg = parse_config('[notify]\nurls = ["${HOOK}", "slack://a/b/c"]\nkinds = ["weekly"]\n')
+    assert cfg.notify.urls == ["${HOOK}", "slack://a/b/c"] and cfg.notify.kinds == ["weekly"]
+    for bad in ('urls = ["hooks.slack.com/x"]', 'kinds = ["monthly"]', "timeout = 0"):
+        with pytest.raises(ConfigError, match="notify"):
+            parse_config(f"[notify]\n{bad}\n")
