@@ -141,9 +141,10 @@ def key_value_table(title: str, data: dict[str, Any]) -> Table:
 
 
 def _repo_column(table: Table, names: Iterable[str], header: str = "repository") -> None:
-    """A repository column that never clips a name: its width is the longest name's."""
+    """A repository column that never clips a name: as wide as the longest name when the
+    terminal allows, else the name folds onto a second line (never an ellipsis)."""
     width = max([len(header), *(len(n) for n in names)])
-    table.add_column(header, no_wrap=True, min_width=width)
+    table.add_column(header, overflow="fold", max_width=width, ratio=None)
 
 
 def _numbers(numbers: list[int], limit: int = 12) -> str:
@@ -245,7 +246,8 @@ def run_table(outcomes: list[RepoOutcome]) -> Table:
     table.add_column("status", overflow="fold")
     table.add_column("synced", overflow="fold")
     for name in ("new reports", "changed reports", "unchanged reports"):
-        table.add_column(name, justify="right")
+        # Numbers need little room: on a narrow terminal the header wraps, not the name.
+        table.add_column(name, justify="right", max_width=9)
     for o in outcomes:
         synced = ", ".join(f"{o.synced[k]} {k}" for k in _SYNC_SHOWN if o.synced.get(k))
         table.add_row(
