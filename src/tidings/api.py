@@ -38,10 +38,10 @@ if TYPE_CHECKING:
     from tidings.analysis.analyst import Analyst
     from tidings.analysis.provider import Usage
     from tidings.config import Config, Lang, RepoConfig, SiteConfig
+    from tidings.delivery import Delivery, Message
     from tidings.facts.inventory import RepoSummary
     from tidings.facts.stats import WindowStats
     from tidings.facts.windows import Window
-    from tidings.notify import Delivery, Message
     from tidings.progress import Progress
     from tidings.report.model import DailyReport
     from tidings.report.weekly_model import WeeklyReport
@@ -639,7 +639,7 @@ def notify(
     """Send each report JSON file's headline and link to `urls` (default: [notify] urls),
     linking to the site at [site] base_url. Returns the messages and one Delivery per
     message and target; sending never raises (`dry_run`: nothing is sent)."""
-    from tidings.notify import read_message, send
+    from tidings.delivery import read_message, send
 
     cfg = _config(config)
     messages = [read_message(Path(p), cfg.site.base_url) for p in reports]

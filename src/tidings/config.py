@@ -293,7 +293,7 @@ ReportKind = Literal["daily", "weekly"]
 
 class NotifyConfig(_Strict):
     """`[notify]`: where `tidings run` and `tidings notify` send each new report's headline and
-    link (tidings/notify.py). Each URL is an Apprise URL (slack://, discord://, msteams://,
+    link (tidings/delivery.py). Each URL is an Apprise URL (slack://, discord://, msteams://,
     feishu://, lark://, dingtalk://, wecombot://, mailto://, json://, ...), and `${NAME}` in it
     is read from the environment when sending, so secrets need not be in the file."""
 

@@ -24,7 +24,7 @@ from tidings.store import Store
 if TYPE_CHECKING:
     from tidings.analysis.analyst import Analyst
     from tidings.config import Lang
-    from tidings.notify import Delivery
+    from tidings.delivery import Delivery
     from tidings.report_files import Report
 
 Syncer = Callable[[Store, RepoConfig], Any]
@@ -185,7 +185,7 @@ def notify_new(cfg: Config, outcomes: list[RepoOutcome]) -> list[Delivery]:
     stand whatever happens to the messages."""
     if not cfg.notify.urls:
         return []
-    from tidings.notify import due, message, send
+    from tidings.delivery import due, message, send
 
     messages = []
     for outcome in outcomes:
@@ -195,7 +195,7 @@ def notify_new(cfg: Config, outcomes: list[RepoOutcome]) -> list[Delivery]:
     try:
         return send(messages, cfg.notify)
     except Exception as exc:  # a bug in a notification plugin must not cost the reports
+        from tidings.delivery import Delivery
         from tidings.errors import redact
-        from tidings.notify import Delivery
 
         return [Delivery("notify", "all", False, redact(f"{type(exc).__name__}: {exc}"))]

@@ -1,4 +1,4 @@
-"""Delivery (tidings/notify.py): what a report says in a chat, and that Apprise really posts it
+"""Delivery (tidings/delivery.py): what a report says in a chat, and that Apprise really posts it
 — to a loopback webhook, read back — with secrets from the environment and failures reported
 as one line that never names the secret."""
 
@@ -12,9 +12,9 @@ import pytest
 
 from testkit.servers.webhook import WebhookReceiver
 from tidings.config import NotifyConfig, load_config, parse_config
+from tidings.delivery import due, message, read_message, send
 from tidings.demo import CONFIG_PATH, REPO, SAMPLE_PATH
 from tidings.errors import ConfigError, TidingsError, redact
-from tidings.notify import due, message, read_message, send
 from tidings.report.daily import build_daily
 from tidings.report.weekly import build_weekly
 from tidings.report_files import save_report
