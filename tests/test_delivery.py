@@ -137,3 +137,48 @@ def test_notify_config_is_checked() -> None:
     for bad in ('urls = ["hooks.slack.com/x"]', 'kinds = ["monthly"]', "timeout = 0"):
         with pytest.raises(ConfigError, match="notify"):
             parse_config(f"[notify]\n{bad}\n")
+
+
+# -- GitHub Discussions ----------------------------------------------------------------------------
+
+
+def test_a_weekly_report_becomes_a_discussion_once(reports, rec) -> None:  # type: ignore[no-untyped-def]
+    from testkit.servers.github import FakeGitHub
+    from tidings.config import DiscussionConfig, GitHubConfig
+    from tidings.delivery import publish_discussions
+
+    token = "ghp_discussion0123456789"
+    weekly = reports["weekly-en"]
+    target = DiscussionConfig(repo="acme/reports", category="weekly-reports")
+    with FakeGitHub([rec.repo("acme/reports")], token=token) as github:
+        github.add_discussion_categories("acme/reports", "General", "Weekly reports")
+        cfg = GitHubConfig(api_url=github.api_url, max_retries=0, timeout=5)
+        first = publish_discussions([weekly], target, cfg, token, SITE)
+        assert [d.ok for d in first] == [True], first[0].line()
+        (made,) = github.discussions("acme/reports")
+        assert made["category"] == "Weekly reports"  # found by its slug
+        assert made["title"] == "RapidInfer weekly report: 2026 week 11 (03-09 to 03-15)"
+        assert made["body"].startswith("# RapidInfer weekly report")
+        assert made["body"].endswith(f"The whole report: {SITE}{REPO}/weekly/2026-W11.en.html\n")
+        # A re-run finds it by its title and creates nothing.
+        again = publish_discussions([weekly], target, cfg, token, SITE)
+        assert again[0].ok and len(github.discussions("acme/reports")) == 1
+        missing = DiscussionConfig(repo="acme/reports", category="Announcements")
+        failed = publish_discussions([weekly], missing, cfg, token, SITE)
+        line = failed[0].line()
+        assert not failed[0].ok and "no category 'Announcements'" in line
+        assert "General, Weekly reports" in line and token not in line
+        nowhere = DiscussionConfig(repo="acme/absent", category="General")
+        gone = publish_discussions([weekly], nowhere, cfg, token, SITE)
+        assert not gone[0].ok and "acme/absent" in gone[0].line()
+
+
+def test_a_long_report_is_cut_to_fit_a_discussion(reports) -> None:  # type: ignore[no-untyped-def]
+    from tidings.delivery import DISCUSSION_BODY_LIMIT, discussion_body
+
+    weekly = reports["weekly-en"]
+    long = weekly.model_copy(update={"merged": weekly.merged * 80})
+    body = discussion_body(long, "https://x.example/r.html")
+    assert len(body) <= DISCUSSION_BODY_LIMIT
+    assert body.endswith("The whole report: https://x.example/r.html\n")
+    assert "cut to fit a discussion" in body

@@ -615,7 +615,7 @@ def run(
             result.warnings.append(warning)
     result.warnings += result.site.warnings if result.site else []
     if notify:
-        result.notified = notify_new(config, result.repositories)
+        result.notified = notify_new(config, result.repositories, token)
         result.warnings += [d.line() for d in result.notified if not d.ok]
     return result
 

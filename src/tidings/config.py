@@ -291,6 +291,26 @@ ENV_REFERENCE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 ReportKind = Literal["daily", "weekly"]
 
 
+def _weekly_only() -> list[ReportKind]:
+    return ["weekly"]
+
+
+class DiscussionConfig(_Strict):
+    """`[notify.discussion]`: publish reports as GitHub Discussions in `repo`'s `category`
+    (its name or slug; the token needs write access to the repository's discussions)."""
+
+    repo: str
+    category: str
+    kinds: list[ReportKind] = Field(default_factory=_weekly_only)
+
+    @field_validator("repo")
+    @classmethod
+    def _repo(cls, value: str) -> str:
+        if not REPO_NAME.match(value):
+            raise ValueError(f"repository must be OWNER/NAME, got {value!r}")
+        return value
+
+
 class NotifyConfig(_Strict):
     """`[notify]`: where `tidings run` and `tidings notify` send each new report's headline and
     link (tidings/delivery.py). Each URL is an Apprise URL (slack://, discord://, msteams://,
@@ -301,6 +321,7 @@ class NotifyConfig(_Strict):
     kinds: list[ReportKind] = Field(default_factory=lambda: list(get_args(ReportKind)))
     languages: list[Lang] = Field(default_factory=list)  # empty: each repository's language
     timeout: float = Field(default=15.0, gt=0, le=300)  # seconds per service
+    discussion: DiscussionConfig | None = None
 
     @field_validator("urls")
     @classmethod

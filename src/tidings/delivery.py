@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tidings.config import ENV_REFERENCE, Lang, NotifyConfig
+from tidings.config import ENV_REFERENCE, DiscussionConfig, GitHubConfig, Lang, NotifyConfig
 from tidings.errors import redact, register_secret
 
 if TYPE_CHECKING:
@@ -222,17 +222,138 @@ def _label(msg: Message) -> str:
 
 
 def due(
-    reports: Sequence[tuple[str, Report]], settings: NotifyConfig, default_lang: Lang
+    reports: Sequence[tuple[str, Report]],
+    settings: NotifyConfig,
+    default_lang: Lang,
+    kinds: Sequence[str] | None = None,
 ) -> list[Report]:
-    """Which of a run's new reports to announce: the kinds and languages [notify] asks for
-    (default: the repository's own language), and of each kind and language only the newest,
-    so a first run that writes a week of dailies sends one message, not seven."""
+    """Which of a run's new reports to announce: the kinds (default: [notify] kinds) and
+    languages [notify] asks for (default: the repository's own language), and of each kind
+    and language only the newest, so a first run that writes a week of dailies sends one
+    message, not seven."""
     langs = set(settings.languages or [default_lang])
+    wanted = settings.kinds if kinds is None else kinds
     newest: dict[tuple[str, str], tuple[str, Report]] = {}
     for period, report in reports:
-        if report.kind not in settings.kinds or report.lang not in langs:
+        if report.kind not in wanted or report.lang not in langs:
             continue
         key = (report.kind, report.lang)
         if key not in newest or period > newest[key][0]:
             newest[key] = (period, report)
     return [report for _, report in sorted(newest.values(), key=lambda x: (x[1].kind, x[0]))]
+
+
+# -- GitHub Discussions ----------------------------------------------------------------------------
+
+_DISCUSSION_TARGET = """
+query($owner: String!, $name: String!) {
+  repository(owner: $owner, name: $name) {
+    id
+    discussionCategories(first: 100) { nodes { id name slug } }
+    discussions(first: 50, orderBy: {field: CREATED_AT, direction: DESC}) {
+      nodes { title url }
+    }
+  }
+  rateLimit { remaining resetAt cost }
+}
+"""
+_CREATE_DISCUSSION = """
+mutation($input: CreateDiscussionInput!) {
+  createDiscussion(input: $input) { discussion { number url } }
+}
+"""
+# GitHub refuses a body over 65,536 characters; a week of a busy repository can pass that.
+DISCUSSION_BODY_LIMIT = 60_000
+
+
+def discussion_body(report: Report, link: str | None) -> str:
+    """The report's Markdown (mentions already inert: no one is pinged), cut to fit a
+    discussion with a pointer to the whole report."""
+    from tidings.report_files import render_report
+
+    text = render_report(report, "md")
+    more = f"\n\n---\nThe whole report: {link}\n" if link else ""
+    if len(text) + len(more) <= DISCUSSION_BODY_LIMIT:
+        return text + more
+    cut = text.rfind("\n", 0, DISCUSSION_BODY_LIMIT - len(more) - 200)
+    return text[:cut] + "\n\n… (cut to fit a discussion)" + more
+
+
+def publish_discussions(
+    reports: Sequence[Report],
+    target: DiscussionConfig,
+    github: GitHubConfig,
+    token: str,
+    base_url: str | None = None,
+) -> list[Delivery]:
+    """Create a discussion in `target.repo`'s category for each report, unless one with its
+    title is among the repository's 50 newest (a re-run publishes nothing twice)."""
+    from tidings.errors import TidingsError
+    from tidings.sources.github.client import GitHubClient
+
+    name = f"discussion {target.repo} ({target.category})"
+    if not reports:
+        return []
+    owner, repo_name = target.repo.split("/", 1)
+    try:
+        with GitHubClient(
+            github.api_url,
+            github.graphql,
+            token,
+            timeout=github.timeout,
+            max_retries=min(github.max_retries, 2),
+            max_wait=min(github.max_wait, 60.0),
+        ) as client:
+            data = client.graphql(
+                _DISCUSSION_TARGET,
+                {"owner": owner, "name": repo_name},
+                what=f"the discussion categories of {target.repo}",
+            )
+            repo = data.get("repository") or {}
+            wanted = target.category.lower()
+            categories = (repo.get("discussionCategories") or {}).get("nodes") or []
+            category = next(
+                (c for c in categories if wanted in {c["name"].lower(), c["slug"].lower()}), None
+            )
+            if category is None:
+                known = ", ".join(c["name"] for c in categories) or "none: enable Discussions"
+                problem = f"no category {target.category!r} (there: {known})"
+                return [Delivery(name, _report_label(r), False, problem) for r in reports]
+            existing = {
+                d["title"]: d["url"]
+                for d in (repo.get("discussions") or {}).get("nodes") or []
+                if d
+            }
+            deliveries = []
+            for report in reports:
+                msg = message(report, base_url)
+                if msg.title in existing:
+                    deliveries.append(Delivery(name, _label(msg), True, None))
+                    continue
+                answer = client.graphql(
+                    _CREATE_DISCUSSION,
+                    {
+                        "input": {
+                            "repositoryId": repo["id"],
+                            "categoryId": category["id"],
+                            "title": msg.title,
+                            "body": discussion_body(report, msg.link),
+                        }
+                    },
+                    what=f"createDiscussion in {target.repo}",
+                )
+                created = (answer.get("createDiscussion") or {}).get("discussion")
+                ok = bool(created and created.get("url"))
+                deliveries.append(
+                    Delivery(name, _label(msg), ok, None if ok else "GitHub created nothing")
+                )
+            return deliveries
+    except TidingsError as exc:
+        return [Delivery(name, _report_label(r), False, exc.one_line()) for r in reports]
+
+
+def _report_label(report: Report) -> str:
+    from tidings.report_files import report_name
+
+    period = report_name(report).split("/", 1)[1].rsplit(".", 1)[0]
+    return f"{report.repo} {report.kind} {period} {report.lang}"

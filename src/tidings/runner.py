@@ -179,21 +179,32 @@ def _sync_summary(result: Any) -> dict[str, int]:
     return {k: v for k, v in data.items() if isinstance(v, int) and not isinstance(v, bool)}
 
 
-def notify_new(cfg: Config, outcomes: list[RepoOutcome]) -> list[Delivery]:
-    """The notify hook of a run: announce each repository's new reports (notify.due picks
-    which) to [notify] urls. Never raises: a failed delivery is in the list, and the reports
-    stand whatever happens to the messages."""
-    if not cfg.notify.urls:
+def notify_new(
+    cfg: Config, outcomes: list[RepoOutcome], token: str | None = None
+) -> list[Delivery]:
+    """The notify hook of a run: announce each repository's new reports (delivery.due picks
+    which) to [notify] urls, and publish them as discussions when [notify.discussion] asks
+    (with `token`). Never raises: a failed delivery is in the list, and the reports stand
+    whatever happens to the messages."""
+    settings = cfg.notify
+    if not settings.urls and settings.discussion is None:
         return []
-    from tidings.delivery import due, message, send
+    from tidings.delivery import due, message, publish_discussions, send
 
-    messages = []
+    messages, discuss = [], []
     for outcome in outcomes:
-        repo = cfg.repo(outcome.repo)
-        for report in due(outcome.new_reports, cfg.notify, repo.language):
+        lang = cfg.repo(outcome.repo).language
+        for report in due(outcome.new_reports, settings, lang):
             messages.append(message(report, cfg.site.base_url))
+        if settings.discussion is not None:
+            discuss += due(outcome.new_reports, settings, lang, settings.discussion.kinds)
     try:
-        return send(messages, cfg.notify)
+        sent = send(messages, settings)
+        if settings.discussion is not None and token:
+            sent += publish_discussions(
+                discuss, settings.discussion, cfg.github, token, cfg.site.base_url
+            )
+        return sent
     except Exception as exc:  # a bug in a notification plugin must not cost the reports
         from tidings.delivery import Delivery
         from tidings.errors import redact

@@ -89,6 +89,9 @@ def test_init_and_the_workflow_run_publish_the_site_and_announce_it(
     ]
     token = "ghp_routine0123456789abcdef"
     with FakeGitHub(records, token=token) as github, WebhookReceiver() as hook:
+        # The weekly report also becomes a discussion, here in the reported repository.
+        github.add_discussion_categories("acme/widgets", "Reports")
+        text += '\n[notify.discussion]\nrepo = "acme/widgets"\ncategory = "Reports"\n'
         config.write_text(
             text + f'\n[github]\napi_url = "{github.api_url}"\nmax_retries = 1\ntimeout = 5\n',
             "utf-8",
@@ -126,6 +129,8 @@ def test_init_and_the_workflow_run_publish_the_site_and_announce_it(
         assert daily["title"] == f"widgets development report - {yesterday}"
         assert "Stats: New issues" in daily["message"]
         assert (tmp_path / "site" / "index.html").is_file()
+        (discussion,) = github.discussions("acme/widgets")
+        assert discussion["title"] == weekly["title"] and discussion["category"] == "Reports"
         page = tmp_path / "site" / "acme" / "widgets" / "daily" / f"{yesterday}.en.html"
         assert "widgets development report" in page.read_text("utf-8")
 
@@ -133,4 +138,4 @@ def test_init_and_the_workflow_run_publish_the_site_and_announce_it(
         hook.received.clear()
         again = _run_step(flow, values, tmp_path)
         assert again.returncode == 0, again.stderr
-        assert hook.received == []
+        assert hook.received == [] and len(github.discussions("acme/widgets")) == 1

@@ -97,6 +97,12 @@ def config_text(repos: list[str], timezone: str, cutoff: str, language: Lang) ->
         '# urls = ["${TIDINGS_NOTIFY_URL}"]',
         'kinds = ["daily", "weekly"]',
         "",
+        "# The weekly report as a GitHub Discussion too (the workflow's token needs",
+        "# `discussions: write`; the category must exist):",
+        "# [notify.discussion]",
+        f"# repo = {_toml_string(first)}",
+        '# category = "Reports"',
+        "",
     ]
     return "\n".join(parts)
 
