@@ -182,3 +182,59 @@ def test_a_long_report_is_cut_to_fit_a_discussion(reports) -> None:  # type: ign
     assert len(body) <= DISCUSSION_BODY_LIMIT
     assert body.endswith("The whole report: https://x.example/r.html\n")
     assert "cut to fit a discussion" in body
+
+
+# -- tidings notify ------------------------------------------------------------------------------
+
+
+def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    from tidings.cli import main
+
+    with pytest.raises(SystemExit) as done:
+        main(list(args))
+    out = capsys.readouterr()
+    return int(done.value.code or 0), out.out, out.err
+
+
+def test_the_notify_command_sends_the_newest_reports(
+    reports,  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    folder = tmp_path / "reports" / REPO
+    older = reports["daily-en"].model_copy(update={"date": "2026-03-03"})
+    for report in (older, reports["daily-en"], reports["daily-zh"], reports["weekly-en"]):
+        save_report(report, folder)
+    with WebhookReceiver() as hook:
+        monkeypatch.setenv("HOOK", hook.url())
+        (tmp_path / "tidings.toml").write_text(
+            f'[[repos]]\nname = "{REPO}"\n\n[site]\nbase_url = "{SITE}"\n\n'
+            '[notify]\nurls = ["${HOOK}"]\n',
+            "utf-8",
+        )
+        code, out, err = _cli(capsys, "notify", "--dry-run")
+        assert code == 0 and hook.received == [] and "notify:" not in err
+        assert out.count(SITE) == 2 and "2026-03-04" in out and "2026-03-03" not in out
+        code, _, err = _cli(capsys, "notify")
+        assert code == 0 and err.strip() == "notify: 2 of 2 messages sent"
+        titles = sorted(h.json()["title"] for h in hook.received)
+        assert titles == [
+            "RapidInfer development report - 2026-03-04",
+            "RapidInfer weekly report: 2026 week 11 (03-09 to 03-15)",
+        ]
+        one = str(folder / "daily" / "2026-03-03.en.json")
+        code, out, _ = _cli(capsys, "notify", one, "--to", hook.url("form", "/f"), "--json")
+        sent = json.loads(out)
+        assert code == 0 and sent["deliveries"][0]["ok"]
+        assert sent["messages"][0]["link"] == f"{SITE}{REPO}/daily/2026-03-03.en.html"
+        assert hook.received[-1].form()["title"].endswith("2026-03-03")
+    # A message that fails: one warning per message, then one error line, exit 1.
+    code, _, err = _cli(capsys, "notify", one, "--to", "json://127.0.0.1:1/x")
+    lines = err.splitlines()
+    assert code == 1 and lines[0].startswith("warning: notify urls[0] (json): ")
+    assert lines[-1].startswith("error: 1 of 1 notifications failed — ")
+    # Nowhere to send is the command line's (or config's) mistake.
+    (tmp_path / "tidings.toml").write_text(f'[[repos]]\nname = "{REPO}"\n', "utf-8")
+    code, _, err = _cli(capsys, "notify")
+    assert code == 2 and "nowhere to send" in err and err.count("\n") == 1
