@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
 from importlib import metadata, resources
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 from zoneinfo import ZoneInfo
 
 from tidings._version import __version__
@@ -135,7 +136,8 @@ def install_source() -> str:
     vcs = info.get("vcs_info")
     if vcs and info.get("url", "").startswith("https://"):
         return f"tidings @ git+{info['url']}@{vcs['commit_id']}"
-    folder = Path(info["url"].removeprefix("file://")) if info.get("url") else None
+    url = str(info.get("url") or "")
+    folder = Path(unquote(urlsplit(url).path)) if url.startswith("file://") else None
     if folder is None or not folder.is_dir():
         folder = Path(__file__).resolve().parents[3]  # the checkout holding src/tidings
     remote = _git(folder, "remote", "get-url", "origin")
