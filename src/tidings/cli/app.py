@@ -155,7 +155,7 @@ RepoArg = Annotated[str, typer.Argument(metavar="OWNER/REPO", help="The GitHub r
 OptRepoArg = Annotated[
     str | None,
     typer.Argument(
-        metavar="[OWNER/REPO]",
+        metavar="OWNER/REPO",  # Click adds the brackets of an optional argument
         help="The GitHub repository (default: the only one in tidings.toml).",
         show_default=False,
     ),

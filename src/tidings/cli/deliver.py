@@ -42,7 +42,7 @@ def notify(
     reports: Annotated[
         list[Path] | None,
         typer.Argument(
-            metavar="[REPORT.json]...",
+            metavar="REPORT.json",  # Click adds the brackets and dots
             help="Report files to announce (default: the newest daily and weekly report of "
             "each configured repository in \\[site] reports_dir).",
             show_default=False,

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from tidings import api
-from tidings.cli.app import LangOpt, app, bad_choice, say
+from tidings.cli.app import app, bad_choice, say
 from tidings.config import LANGS
 
 
@@ -15,7 +15,7 @@ from tidings.config import LANGS
 def init(
     repos: Annotated[
         list[str],
-        typer.Argument(metavar="OWNER/REPO...", help="The GitHub repositories to report on."),
+        typer.Argument(metavar="OWNER/REPO", help="The GitHub repositories to report on."),
     ],
     timezone: Annotated[
         str, typer.Option(help="IANA timezone the daily windows are cut in.")
@@ -23,7 +23,7 @@ def init(
     cutoff: Annotated[
         str, typer.Option(help="When a day's window closes, local time HH:MM.")
     ] = "00:00",
-    lang: LangOpt = None,
+    lang: Annotated[str, typer.Option("--lang", help="zh or en: the reports' language.")] = "en",
     github_actions: Annotated[
         bool,
         typer.Option(
@@ -45,7 +45,7 @@ def init(
     force: Annotated[bool, typer.Option("--force", help="Replace files that exist.")] = False,
 ) -> None:
     """Write a commented tidings.toml here (and with --github-actions the daily workflow)."""
-    language = lang or "en"
+    language = lang
     if language not in LANGS:
         raise bad_choice("--lang", language, LANGS)
     written = api.init_project(
