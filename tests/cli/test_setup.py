@@ -9,6 +9,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 from collections.abc import Callable
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -44,7 +45,7 @@ def run(capsys: pytest.CaptureFixture[str]) -> Run:
 def actionlint(folder: Path) -> subprocess.CompletedProcess[str]:
     """actionlint over the repository at `folder` (a git repository: actionlint finds the
     workflows from its root). The dev extra installs it; a missing one fails under CI."""
-    exe = shutil.which("actionlint") or str(Path(os.sys.executable).with_name("actionlint"))
+    exe = shutil.which("actionlint") or str(Path(sys.executable).with_name("actionlint"))
     if not Path(exe).is_file():
         reason = "actionlint is not installed (pip install -e '.[dev]' installs it)"
         if os.environ.get("CI") == "true":
