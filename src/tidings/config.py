@@ -315,6 +315,58 @@ class SiteConfig(_Strict):
         return value
 
 
+# `${NAME}` in a notification URL: the value of environment variable NAME, read when sending.
+ENV_REFERENCE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+ReportKind = Literal["daily", "weekly"]
+
+
+def _weekly_only() -> list[ReportKind]:
+    return ["weekly"]
+
+
+class DiscussionConfig(_Strict):
+    """`[notify.discussion]`: publish reports as GitHub Discussions in `repo`'s `category`
+    (its name or slug; the token needs write access to the repository's discussions)."""
+
+    repo: str
+    category: str
+    kinds: list[ReportKind] = Field(default_factory=_weekly_only)
+
+    @field_validator("repo")
+    @classmethod
+    def _repo(cls, value: str) -> str:
+        if not REPO_NAME.match(value):
+            raise ValueError(f"repository must be OWNER/NAME, got {value!r}")
+        return value
+
+
+class NotifyConfig(_Strict):
+    """`[notify]`: where `tidings run` and `tidings notify` send each new report's headline and
+    link (tidings/delivery.py). Each URL is an Apprise URL (slack://, discord://, msteams://,
+    feishu://, lark://, dingtalk://, wecombot://, mailto://, json://, ...), and `${NAME}` in it
+    is read from the environment when sending, so secrets need not be in the file."""
+
+    urls: list[str] = Field(default_factory=list)
+    kinds: list[ReportKind] = Field(default_factory=lambda: list(get_args(ReportKind)))
+    languages: list[Lang] = Field(default_factory=list)  # empty: each repository's language
+    timeout: float = Field(default=15.0, gt=0, le=300)  # seconds per service
+    discussion: DiscussionConfig | None = None
+
+    @field_validator("urls")
+    @classmethod
+    def _urls(cls, value: list[str]) -> list[str]:
+        for url in value:
+            # Only the shape is checked here: the schemes are Apprise's, and a URL made of
+            # `${NAME}` alone is whole only once the environment is read.
+            bare = ENV_REFERENCE.sub("x", url)
+            if not re.match(r"^(x|[A-Za-z][A-Za-z0-9+.-]*://\S*)$", bare):
+                raise ValueError(
+                    "a notification URL is SCHEME://... (an Apprise URL) or ${ENV_VAR}, got "
+                    f"{hide_password(url)!r}"
+                )
+        return value
+
+
 class Config(_Strict):
     # Maintainers of every repository (each repo's own lists add to these).
     maintainers: list[str] = Field(default_factory=list)
@@ -323,6 +375,7 @@ class Config(_Strict):
     github: GitHubConfig = Field(default_factory=GitHubConfig)
     llm: LLMConfig = Field(default_factory=LLMConfig)
     site: SiteConfig = Field(default_factory=SiteConfig)
+    notify: NotifyConfig = Field(default_factory=NotifyConfig)
     path: Path | None = Field(default=None, exclude=True)
 
     _logins = field_validator("maintainers")(_check_logins)
@@ -415,14 +468,44 @@ def parse_config(text: str, source: str = DEFAULT_CONFIG) -> Config:
     return config
 
 
+CONFIG_ENV = "TIDINGS_CONFIG"
+
+
+def find_config(start: Path | None = None) -> Path | None:
+    """The config file to use when none is named: $TIDINGS_CONFIG, else tidings.toml in the
+    working folder or the nearest parent folder that has one (as git finds its repository),
+    else None."""
+    if named := os.environ.get(CONFIG_ENV):
+        return Path(named)
+    folder = (start or Path.cwd()).absolute()
+    for candidate in (folder, *folder.parents):
+        file = candidate / DEFAULT_CONFIG
+        if file.is_file():
+            return file
+    return None
+
+
+def _relative_to(config: Config, folder: Path) -> None:
+    """Folders named in the file are relative to the file, not to wherever the command runs."""
+    site = config.site
+    site.reports_dir = str(folder / Path(site.reports_dir).expanduser())
+    site.out_dir = str(folder / Path(site.out_dir).expanduser())
+
+
 def load_config(path: str | os.PathLike[str] | None) -> Config:
-    """The config at `path`, else ./tidings.toml when present, else defaults."""
+    """The config at `path`, else the one `find_config` finds, else the defaults. Relative
+    folders in a file are made relative to the file's own folder."""
     explicit = path is not None
-    file = Path(path) if path is not None else Path(DEFAULT_CONFIG)
+    file = Path(path) if path is not None else find_config()
+    if file is None:
+        return Config()
     if not file.exists():
         if explicit:
             raise ConfigError(f"config file {file} not found", "pass an existing --config FILE")
-        return Config()
+        raise ConfigError(
+            f"config file {file} ({CONFIG_ENV}) not found",
+            f"point {CONFIG_ENV} at an existing file or unset it",
+        )
     try:
         text = file.read_text(encoding="utf-8-sig")  # utf-8, minus any byte-order mark
     except (OSError, UnicodeDecodeError) as exc:
@@ -431,4 +514,5 @@ def load_config(path: str | os.PathLike[str] | None) -> Config:
         ) from exc
     config = parse_config(text, str(file))
     config.path = file
+    _relative_to(config, file.absolute().parent)
     return config

@@ -201,6 +201,7 @@ CHANGE_TYPES = {
 }
 ACTOR_TYPES = ("User", "Bot", "Organization", "Mannequin")
 MAX_PR_FILES = 3000  # GitHub lists at most 3,000 files of a PR, in REST and in GraphQL
+DISCUSSION_BODY_MAX = 65536  # GitHub refuses a longer discussion body
 CONNECTION_LIMIT = 100
 RATE_LIMIT = 5000
 GHOST = {
@@ -432,6 +433,9 @@ class _Repo:
     # A PR's pull request record's own updated_at, where it lags its issue record's (the
     # item's `updated_at`): see FakeGitHub.split_update_times.
     pull_updated: dict[int, datetime] = field(default_factory=dict)
+    # Discussions: the categories (name -> node id) and the discussions created, oldest first.
+    discussion_categories: dict[str, str] = field(default_factory=dict)
+    discussions: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def full_name(self) -> str:
@@ -2082,12 +2086,81 @@ class FakeGitHub:
         def nodes(info: GraphQLResolveInfo, ids: list[str]) -> list[dict[str, Any] | None]:
             return [self._gql_node(ctx, x) for x in ids]
 
+        def create_discussion(info: GraphQLResolveInfo, input: dict[str, Any]) -> dict[str, Any]:
+            return {
+                "clientMutationId": input.get("clientMutationId"),
+                "discussion": self._create_discussion(input),
+            }
+
         return {
             "repository": repository,
             "rateLimit": rate_limit,
             "viewer": _gql_actor("tidings-test", "User"),
             "node": node,
             "nodes": nodes,
+            "createDiscussion": create_discussion,  # the Mutation root shares this value
+        }
+
+    # -- discussions -----------------------------------------------------------------------------
+
+    def add_discussion_categories(self, repo: str, *names: str) -> None:
+        """Give `repo` discussion categories (GitHub makes them in the repository settings)."""
+        with self._lock:
+            target = self._repos[repo.lower()]
+            for name in names:
+                target.discussion_categories[name] = _node_id(
+                    "DIC", _stable_int(repo.lower(), name)
+                )
+
+    def discussions(self, repo: str) -> list[dict[str, Any]]:
+        """The discussions created in `repo`, oldest first: title, body, category, number, url."""
+        with self._lock:
+            return [dict(d) for d in self._repos[repo.lower()].discussions]
+
+    def _create_discussion(self, data: dict[str, Any]) -> dict[str, Any]:
+        repo = next(
+            (x for x in self._repos.values() if x.record.github_id == data["repositoryId"]), None
+        )
+        if repo is None:
+            raise _not_found(
+                f"Could not resolve to a node with the global id of '{data['repositoryId']}'"
+            )
+        names = {v: k for k, v in repo.discussion_categories.items()}
+        if data["categoryId"] not in names:
+            raise _not_found(
+                f"Could not resolve to a node with the global id of '{data['categoryId']}'"
+            )
+        if not data["title"].strip() or not data["body"].strip():
+            raise GraphQLError("Title can't be blank; Body can't be blank")
+        if len(data["body"]) > DISCUSSION_BODY_MAX:
+            raise GraphQLError(f"Body is too long (maximum is {DISCUSSION_BODY_MAX} characters)")
+        number = 10_000 + len(repo.discussions) + 1
+        discussion = {
+            "id": _node_id("D", _stable_int(repo.full_name, number)),
+            "number": number,
+            "title": data["title"],
+            "body": data["body"],
+            "category": names[data["categoryId"]],
+            "url": f"{repo.html_url}/discussions/{number}",
+            "createdAt": _iso(datetime.now(UTC)),
+        }
+        repo.discussions.append(discussion)
+        return self._gql_discussion(repo, discussion)
+
+    def _gql_discussion(self, repo: _Repo, d: dict[str, Any]) -> dict[str, Any]:
+        category = d["category"]
+        return {
+            "__typename": "Discussion",
+            "id": d["id"],
+            "number": d["number"],
+            "title": d["title"],
+            "url": d["url"],
+            "createdAt": d["createdAt"],
+            "category": {
+                "id": repo.discussion_categories[category],
+                "name": category,
+                "slug": re.sub(r"[^a-z0-9]+", "-", category.lower()).strip("-"),
+            },
         }
 
     def _gql_node(self, ctx: _Context, node_id: str) -> dict[str, Any] | None:
@@ -2164,9 +2237,31 @@ class FakeGitHub:
             "pullRequest": pull_request,
             "issue": issue,
             "issueOrPullRequest": issue_or_pr,
+            "discussionCategories": lambda info, **args: {
+                "nodes": [
+                    {
+                        "id": node_id,
+                        "name": name,
+                        "slug": re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-"),
+                    }
+                    for name, node_id in repo.discussion_categories.items()
+                ][: args.get("first") or 100],
+                "totalCount": len(repo.discussion_categories),
+            },
+            "discussions": lambda info, **args: self._gql_discussions(repo, args),
             "issues": items("issue"),
             "pullRequests": items("pr"),
         }
+
+    def _gql_discussions(self, repo: _Repo, args: dict[str, Any]) -> dict[str, Any]:
+        rows = [self._gql_discussion(repo, d) for d in repo.discussions]
+        if args.get("categoryId"):
+            rows = [d for d in rows if d["category"]["id"] == args["categoryId"]]
+        # Oldest first as created; DESC (GitHub's default) is newest first.
+        order = args.get("orderBy") or {"direction": "DESC"}
+        if order.get("direction", "DESC") == "DESC":
+            rows.reverse()
+        return {"nodes": rows[: args.get("first") or 100], "totalCount": len(rows)}
 
     def _gql_item_connection(
         self,

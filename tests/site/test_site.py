@@ -384,6 +384,9 @@ def test_cli_run_against_fake_github_one_repo_failing(
         data = json.loads(out)
         widgets, missing = data["repositories"]
         assert widgets["ok"] and not missing["ok"] and "acme/missing" in missing["error"]
+        # Objects, not preformatted strings: the sync's counts by name.
+        assert widgets["synced"]["items"] >= 2 and widgets["synced"]["requests"] > 0
+        assert sorted(widgets["new"]) == sorted(widgets["written"]) and not data["ok"]
         daily = [p for p in widgets["written"] if "/daily/" in p]
         assert len(daily) == 2  # ... and acme/widgets still got its reports
         assert data["site"]["reports"] == len(widgets["written"])

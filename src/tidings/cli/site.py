@@ -18,12 +18,12 @@ app.add_typer(site_app, name="site")
 def site_build(
     ctx: typer.Context,
     out: Annotated[
-        Path | None, typer.Option("--out", help="Site folder (default: [site] out_dir, site).")
+        Path | None, typer.Option("--out", help="Site folder (default: \\[site] out_dir, site).")
     ] = None,
     source: Annotated[
         Path | None,
         typer.Option(
-            "--from", help="Folder of report JSON files (default: [site] reports_dir, reports)."
+            "--from", help="Folder of report JSON files (default: \\[site] reports_dir, reports)."
         ),
     ] = None,
     pdf: PdfOpt = None,
@@ -72,13 +72,39 @@ def run_cmd(
     site: Annotated[bool, typer.Option("--site/--no-site", help="Rebuild the site.")] = True,
     pdf: PdfOpt = None,
     llm: LLMOpt = None,
+    lookback: Annotated[
+        int | None,
+        typer.Option(
+            "--lookback",
+            min=1,
+            metavar="DAYS",
+            help="A repository never synced into this store reads only its last DAYS days "
+            "(default: its whole history). Later syncs resume either way.",
+        ),
+    ] = None,
+    notify: Annotated[
+        bool,
+        typer.Option(
+            "--notify/--no-notify",
+            help="Announce new reports to \\[notify] urls (a failed message is a warning).",
+        ),
+    ] = True,
     as_json: JsonOpt = False,
 ) -> None:
-    """Sync every repository in tidings.toml, write the due reports, rebuild the site."""
+    """Sync every repository in tidings.toml, write the due reports, rebuild the site,
+    announce what is new."""
     run = state(ctx)
     with console.progress_display() as progress:
         result = api.run(
-            run.db, run.config(), days=days, site=site, pdf=pdf, llm=llm, progress=progress
+            run.db,
+            run.config(),
+            days=days,
+            site=site,
+            pdf=pdf,
+            llm=llm,
+            progress=progress,
+            lookback=lookback,
+            notify=notify,
         )
     for warning in result.warnings:
         warn(warning)
@@ -97,6 +123,8 @@ def run_cmd(
                 f"site: {result.site_dir}/ ({len(result.site.written)} files written, "
                 f"{result.site.unchanged} unchanged)"
             )
+        if sent := [d for d in result.notified if d.ok]:
+            say(f"notify: {len(sent)} messages sent")
     if result.site_error is not None:
         raise result.site_error
     if not result.ok:
