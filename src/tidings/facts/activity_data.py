@@ -211,11 +211,14 @@ def load_window(
     refs = schema.closing_refs
     numbers = sorted(data.items)
     if numbers:
+        mine = sa.and_(refs.c.repo_id == repo_id, refs.c.issue_repo == repo)
+        pairs = sa.select(refs.c.number, refs.c.issue_number)
+        # Two indexed look-ups, one per direction, rather than one OR: given the OR, planners
+        # read every reference the repository ever had (store/migrations 0005).
         for ref in conn.execute(
-            sa.select(refs.c.number, refs.c.issue_number).where(
-                refs.c.repo_id == repo_id,
-                refs.c.issue_repo == repo,
-                sa.or_(refs.c.number.in_(numbers), refs.c.issue_number.in_(numbers)),
+            sa.union(
+                pairs.where(mine, refs.c.number.in_(numbers)),
+                pairs.where(mine, refs.c.issue_number.in_(numbers)),
             )
         ):
             data.closes.setdefault(ref.number, []).append(ref.issue_number)

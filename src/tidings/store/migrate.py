@@ -43,6 +43,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import OperationalError
 
 from tidings.errors import StoreError
+from tidings.store.planner import refresh_on
 from tidings.store.schema import metadata
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -156,6 +157,8 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
             cfg = alembic_config()
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, revision)
+            # New indexes have no statistics yet; without them SQLite's planner may pass them by.
+            refresh_on(conn, force=True)
 
 
 @contextmanager
