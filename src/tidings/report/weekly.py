@@ -12,12 +12,11 @@ and faithfulness guard as the daily report; whatever fails keeps the rules' text
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from sqlalchemy import Connection
 
 from tidings._version import __version__
-from tidings.analysis.analyst import Analysis, Analyst
 from tidings.config import Lang, RepoConfig
 from tidings.facts import risk
 from tidings.facts.actors import is_bot, is_git_name
@@ -47,6 +46,9 @@ from tidings.report.provenance import record_llm, window_utc
 from tidings.report.weekly_model import WeeklyReport
 from tidings.store import Store
 from tidings.words.weekly import tag_name, wt
+
+if TYPE_CHECKING:  # the model layer (and its SDK) loads only when a model is used
+    from tidings.analysis.analyst import Analysis, Analyst
 
 __all__ = ["WeeklyReport", "build_weekly"]
 

@@ -116,6 +116,16 @@ items = Table(
         sqlite_where=text(UNCHECKED),
         postgresql_where=text(UNCHECKED),
     ),
+    # The few items marked deleted: "is this comment's item deleted?" without reading items.
+    # Each backend's predicate is how SQLAlchemy writes `deleted IS true` there, so that its
+    # planner can match the query's term to it.
+    Index(
+        "ix_items_repo_deleted",
+        "repo_id",
+        "number",
+        sqlite_where=text("deleted IS 1"),
+        postgresql_where=text("deleted IS true"),
+    ),
     # Likewise the PRs whose GraphQL details are missing or older than the PR.
     Index(
         "ix_items_repo_undetailed",

@@ -12,6 +12,8 @@ still read every row of a repository get an index here:
 - items by kind and merger, narrow and covering (who ever merged, live items per kind);
 - comment and review comment counts per item with `deleted` in the index, so the re-sync
   counts them without reading a row;
+- a partial index of the items marked deleted, so "is this comment's item deleted?" reads
+  no items (an outer join to them made PostgreSQL hash every item for a week's comments);
 - partial indexes of the items a re-sync still has to check and of the PRs whose details it
   still has to fetch, so a quiet re-sync finds none without reading every item.
 
@@ -61,6 +63,13 @@ def upgrade() -> None:
         op.create_index(
             name, "items", columns, sqlite_where=text(where), postgresql_where=text(where)
         )
+    op.create_index(
+        "ix_items_repo_deleted",
+        "items",
+        ["repo_id", "number"],
+        sqlite_where=text("deleted IS 1"),
+        postgresql_where=text("deleted IS true"),
+    )
     for table, name, columns in _WIDENED:
         op.drop_index(name, table_name=table)
         op.create_index(name, table, [*columns, "deleted"])
@@ -70,6 +79,7 @@ def downgrade() -> None:
     for table, name, columns in _WIDENED:
         op.drop_index(name, table_name=table)
         op.create_index(name, table, columns)
+    op.drop_index("ix_items_repo_deleted", table_name="items")
     for name, _columns, _where in _PARTIAL:
         op.drop_index(name, table_name="items")
     for table, name, _columns in reversed(_NEW):
