@@ -22,11 +22,11 @@ from rich.table import Table
 from rich.text import Text
 
 from tidings.errors import redact
-from tidings.facts.inventory import RepoSummary
-from tidings.facts.stats import Churn, WindowStats
 from tidings.textsafe import clean, json_safe
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # types only: `tidings --help` need not load the store
+    from tidings.facts.inventory import RepoSummary
+    from tidings.facts.stats import Churn, WindowStats
     from tidings.runner import RepoOutcome
 
 

@@ -436,6 +436,11 @@ class _Repo:
     # Discussions: the categories (name -> node id) and the discussions created, oldest first.
     discussion_categories: dict[str, str] = field(default_factory=dict)
     discussions: list[dict[str, Any]] = field(default_factory=list)
+    # What else GitHub's repository object carries: a push or a star changes it, and so its
+    # ETag, so the sync's conditional GET /repos/{owner}/{name} is a paid 200 again.
+    pushed_at: datetime | None = None
+    stars: int = 0
+    starred_at: datetime | None = None
 
     @property
     def full_name(self) -> str:
@@ -912,6 +917,20 @@ class FakeGitHub:
         if isinstance(repo, int):
             return None, (repo, *rest[:-1])
         return repo, rest
+
+    def push(self, repo: str | None = None) -> None:
+        """A push to the repository at the clock: its `pushed_at` and `updated_at` move, so its
+        REST object (and ETag) changes, as on GitHub, where any push, star or settings change
+        makes the next conditional GET /repos/{owner}/{name} a paid 200."""
+        with self._lock:
+            self._repo(repo).pushed_at = self.clock
+
+    def star(self, repo: str | None = None) -> None:
+        """Someone stars the repository: `stargazers_count` and `updated_at` change."""
+        with self._lock:
+            data = self._repo(repo)
+            data.stars += 1
+            data.starred_at = self.clock
 
     def update_item(
         self, repo: str | int | None, number: int | None = None, /, **fields: Any
@@ -1593,6 +1612,12 @@ class FakeGitHub:
             "pulls_url": f"{api}/pulls{{/number}}",
             "issue_comment_url": f"{api}/issues/comments{{/number}}",
             "default_branch": record.default_branch,
+            "pushed_at": _iso(repo.pushed_at),
+            "updated_at": _iso(
+                max((t for t in (repo.pushed_at, repo.starred_at) if t), default=None)
+            ),
+            "stargazers_count": repo.stars,
+            "watchers_count": repo.stars,
             "has_issues": True,
             "archived": False,
             "disabled": False,

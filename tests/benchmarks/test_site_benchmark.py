@@ -24,8 +24,11 @@ def test_quick_site_benchmark_reports_every_figure() -> None:
     assert len(pages) == 12  # see the target's list in benchmarks/site.py
     assert results["new_report_pdfs_made"] == 1 and results["rebuild_one_new_pdfs_made"] == 0
     assert results["fallback_pdfs_made"] == 1
+    # Real PDFs for a sample: at least one daily and one weekly, of real (differing) sizes.
+    assert results["sample_pdfs"] == 2 and len(results["sample_pdf_bytes"]) == 2
+    assert results["sample_pdf_bytes"][0] != results["sample_pdf_bytes"][1]
     for key in ("build_s", "rebuild_unchanged_s", "rebuild_one_new_s", "report_pdf_s"):
         assert results[key] > 0
     assert all(results["targets"].values()), results["targets"]
     text = render(results)
-    assert "one new daily report" in text and "targets:" in text and "stand-in" in text
+    assert "one new daily report" in text and "targets:" in text and "real PDFs" in text

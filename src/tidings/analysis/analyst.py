@@ -51,12 +51,13 @@ from tidings.analysis.schemas import (
     RiskBatch,
     SectionAnswer,
 )
-from tidings.analysis.weekly import WeekInput, payloads
+from tidings.analysis.weekly import payloads
 from tidings.config import Lang, LLMConfig
 from tidings.errors import ConfigError, hide_password
 from tidings.facts.activity_data import WindowData
 from tidings.facts.daily import DayFacts
 from tidings.facts.evidence import PREvidence
+from tidings.facts.weekly import WeekInput
 from tidings.store import Store
 from tidings.textsafe import clean
 from tidings.workers import thread_pool

@@ -12,17 +12,13 @@ per-PR answers, the same lists the weekly report lays out (`WeekInput`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from tidings.analysis.cards import evidence_fields
-from tidings.facts.evidence import PREvidence
 from tidings.facts.weekly import (
     TRACK_ITEMS,
-    FollowGroup,
-    Theme,
     Trend,
-    WeekFacts,
+    WeekInput,
     churn_trends,
     label_trends,
     risk_counts,
@@ -33,18 +29,6 @@ HIGHLIGHT_PRS = 40  # the most important merged PRs the model groups into themes
 THEME_PRS = 5
 FOLLOW_PRS = 6
 TREND_ROWS = 8
-
-
-@dataclass
-class WeekInput:
-    """The week's facts and the lists its report shows, as the report writer computed them."""
-
-    facts: WeekFacts
-    evidence: dict[int, PREvidence] = field(default_factory=dict)
-    themes: list[Theme] = field(default_factory=list)  # key changes
-    risky: list[int] = field(default_factory=list)  # risk observations, in order
-    follow_ups: list[FollowGroup] = field(default_factory=list)
-    summary: dict[str, Any] | None = None  # the opening summary's figures
 
 
 def theme_key(kind: str, name: str) -> str:

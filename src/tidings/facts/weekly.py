@@ -9,13 +9,14 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from tidings.config import RepoConfig
 from tidings.facts.activity_data import WindowData, load_window
+from tidings.facts.evidence import PREvidence
 from tidings.facts.generated import is_bot_author, is_generated
 from tidings.facts.importance import Scored, score_merged
 from tidings.facts.reverts import is_revert, resolve_reverts, reverted_titles
@@ -400,3 +401,16 @@ def follow_up_groups(facts: WeekFacts) -> list[FollowGroup]:
             reasons.setdefault(reason, []).append(watch.number)
     out += [FollowGroup("watch", reason, tuple(numbers)) for reason, numbers in reasons.items()]
     return out
+
+
+@dataclass
+class WeekInput:
+    """The week's facts and the lists its report shows, as the report writer computed them:
+    what the model layer reads (kept here so the report path loads no model code)."""
+
+    facts: WeekFacts
+    evidence: dict[int, PREvidence] = field(default_factory=dict)
+    themes: list[Theme] = field(default_factory=list)  # key changes
+    risky: list[int] = field(default_factory=list)  # risk observations, in order
+    follow_ups: list[FollowGroup] = field(default_factory=list)
+    summary: dict[str, Any] | None = None  # the opening summary's figures

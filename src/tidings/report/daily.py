@@ -8,9 +8,9 @@ model reads, and its validated text may replace `Prose` values, never the facts 
 from __future__ import annotations
 
 from datetime import UTC, date, datetime
+from typing import TYPE_CHECKING
 
 from tidings._version import __version__
-from tidings.analysis.analyst import Analysis, Analyst
 from tidings.config import Lang, RepoConfig
 from tidings.facts.activity_data import Item
 from tidings.facts.actors import is_bot, is_git_name
@@ -25,6 +25,9 @@ from tidings.report.excerpt import excerpt
 from tidings.report.provenance import record_llm, window_utc
 from tidings.store import Store
 from tidings.words.daily import t
+
+if TYPE_CHECKING:  # the model layer (and its SDK) loads only when a model is used
+    from tidings.analysis.analyst import Analysis, Analyst
 
 __all__ = ["HISTORY", "METRICS", "build_daily"]
 

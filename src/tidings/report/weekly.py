@@ -13,13 +13,11 @@ from __future__ import annotations
 
 from collections import Counter
 from datetime import UTC, date, datetime, timedelta
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from sqlalchemy import Connection
 
 from tidings._version import __version__
-from tidings.analysis.analyst import Analysis, Analyst
-from tidings.analysis.weekly import WeekInput
 from tidings.config import Lang, RepoConfig
 from tidings.facts import risk
 from tidings.facts.actors import is_bot, is_git_name
@@ -36,6 +34,7 @@ from tidings.facts.weekly import (
     Theme,
     Trend,
     WeekFacts,
+    WeekInput,
     churn_trends,
     follow_up_groups,
     generated_churn,
@@ -60,6 +59,9 @@ from tidings.report.provenance import record_llm, window_utc
 from tidings.report.weekly_model import WeeklyReport
 from tidings.store import Store
 from tidings.words.weekly import tag_name, wt
+
+if TYPE_CHECKING:  # the model layer (and its SDK) loads only when a model is used
+    from tidings.analysis.analyst import Analysis, Analyst
 
 __all__ = ["WeeklyReport", "build_weekly"]
 
