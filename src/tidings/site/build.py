@@ -285,8 +285,10 @@ class SiteBuilder:
         self.words = Words(cfg.language)
         manifest = root / MANIFEST
         saved: Any = None
+        self.saved_inputs: Any = None  # the last build's record of its inputs (sources.py)
         try:
             saved = json.loads(manifest.read_text("utf-8"))
+            self.saved_inputs = saved.pop("inputs", None)
             self.manifest: dict[str, str] = dict(saved["pdf"])
             self.pages: dict[str, str] = dict(saved.get("pages", {}))
         except (OSError, ValueError, KeyError, TypeError):
@@ -952,18 +954,33 @@ class SiteBuilder:
             "files": sorted(self.new_files),
             "inputs": inputs.to_json(),
         }
-        self.output.put(MANIFEST, json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+        # Compact: the C encoder writes it in one piece (an indented dump is built from many
+        # small strings, a peak that grew with the archive).
+        self.output.put(
+            MANIFEST, json.dumps(manifest, sort_keys=True, separators=(",", ":")) + "\n"
+        )
         self.result.reports = len(reports)
         self.result.projects = len(projects)
         return self.result
 
 
-def _saved_inputs(site: Path) -> Any:
-    """The "inputs" record of the site's manifest, or None when there is none to read."""
-    try:
-        return json.loads((site / MANIFEST).read_text("utf-8")).get("inputs")
-    except (OSError, ValueError, AttributeError):
-        return None
+def _scan_and_build(
+    builder: SiteBuilder, source: Path, warnings: list[str], progress: Progress | None
+) -> BuildResult:
+    """Find the reports under `source` with the help of the last build's record of them
+    (read by `builder` under the build lock), then build. Nothing is written before the
+    reports are found, so a wrong --from leaves the site as it was."""
+    inputs = InputCache.load(builder.saved_inputs, source, _code_digest())
+    builder.saved_inputs = None  # held once, by the cache, which drops what it reads
+    copies: list[str] = []
+    reports = find_reports(source, exclude=builder.out, warnings=copies, cache=inputs)
+    warnings[:0] = copies
+    if not reports:
+        raise TidingsError(
+            f"no reports found in {source}",
+            "pass --from the folder that `tidings run` writes reports to (report JSON files)",
+        )
+    return builder.build(reports, inputs, progress)
 
 
 def check_folders(source: Path, out: Path) -> None:
@@ -1003,16 +1020,6 @@ def build_site(
     check_folders(source, out)
     warnings: list[str] = []
     target = publish.published_folder(out)
-    # The last build's record of its inputs spares parsing the unchanged ones. It is read
-    # before the build lock is taken: every entry is checked against its file's stat and hash,
-    # so a record another build is replacing can cost a parse, never a stale page.
-    inputs = InputCache.load(_saved_inputs(target), source, _code_digest())
-    reports = find_reports(source, exclude=out, warnings=warnings, cache=inputs)
-    if not reports:
-        raise TidingsError(
-            f"no reports found in {source}",
-            "pass --from the folder that `tidings run` writes reports to (report JSON files)",
-        )
     cfg = cfg or SiteConfig()
     if cfg.search and search.executable() is None:
         warnings.append(search.off_reason())
@@ -1036,11 +1043,12 @@ def build_site(
                 "(docs/site.md)"
             )
             publish.remove_temp_files(target)
-            result = SiteBuilder(cfg, out, pdf=pdf, root=target).build(reports, inputs, progress)
+            builder = SiteBuilder(cfg, out, pdf=pdf, root=target)
+            result = _scan_and_build(builder, source, warnings, progress)
         else:
             try:
                 builder = SiteBuilder(cfg, out, pdf=pdf, root=staging)
-                result = builder.build(reports, inputs, progress)
+                result = _scan_and_build(builder, source, warnings, progress)
                 if result.written or result.removed or dropped or not target.exists():
                     publish.swap(staging, target)
                 else:

@@ -269,7 +269,8 @@ class InputCache:
     root: Path
     code: str
     saved: dict[str, Any] = field(default_factory=dict)
-    new: dict[str, Any] = field(default_factory=dict)
+    # this scan's record: rel -> (stat, sha256, Markdown's stat and sha256, summary)
+    new: dict[str, tuple[Any, str, Any, Summary | None]] = field(default_factory=dict)
     parsed: int = 0  # reports parsed to make their summaries (new or changed files)
 
     @classmethod
@@ -285,7 +286,11 @@ class InputCache:
         return cache
 
     def to_json(self) -> dict[str, Any]:
-        return {"root": str(self.root), "code": self.code, "files": dict(sorted(self.new.items()))}
+        files = {}
+        for rel, (stat, digest, md, summary) in sorted(self.new.items()):
+            report = summary.to_json() if summary is not None else None
+            files[rel] = {"stat": stat, "sha256": digest, "md": md, "report": report}
+        return {"root": str(self.root), "code": self.code, "files": files}
 
     def _markdown(self, path: Path, old: Any) -> tuple[Path | None, str | None, Any]:
         sibling = path.with_suffix(".md")
@@ -303,7 +308,7 @@ class InputCache:
     def summary(self, path: Path, rel: str) -> Summary | None:
         """The summary of the file at `path`, `rel` under the root (None: not a report): from
         the last build's record when the file is unchanged, else parsed from the file."""
-        old = self.saved.get(rel)
+        old = self.saved.pop(rel, None)  # what is read is dropped: the record is not held twice
         old = old if isinstance(old, dict) else {}
         stat = _stat(path)
         raw: bytes | None = None
@@ -316,7 +321,7 @@ class InputCache:
         found: Summary | None = None
         known = old.get("sha256") == digest and "report" in old
         if known and old["report"] is None:
-            self.new[rel] = {"stat": stat, "sha256": digest, "md": None, "report": None}
+            self.new[rel] = (stat, digest, None, None)
             return None
         if known:
             try:
@@ -328,16 +333,11 @@ class InputCache:
             digest = _sha256(raw)  # the bytes parsed are the bytes hashed
             report = parse_report(path, raw)
             if report is None:
-                self.new[rel] = {"stat": stat, "sha256": digest, "md": None, "report": None}
+                self.new[rel] = (stat, digest, None, None)
                 return None
             self.parsed += 1
             found = summarise(report, digest, markdown, markdown_sha)
-        self.new[rel] = {
-            "stat": stat,
-            "sha256": digest,
-            "md": markdown_entry,
-            "report": found.to_json(),
-        }
+        self.new[rel] = (stat, digest, markdown_entry, found)
         return found
 
 
