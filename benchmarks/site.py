@@ -1,4 +1,4 @@
-"""Site benchmark: a 1-year archive of one busy repository, built and rebuilt.
+"""Site benchmark: a 1-year archive of a busy repository built and rebuilt; RSS at 1 and 2 years.
 
     python benchmarks/site.py [--quick] [--backfill-pdfs] [--pdf-sample N] [--json]
 
@@ -29,7 +29,13 @@ real PDF instead, in a separate, timed phase. Figures, measured in one run:
    the project and month pages, the feeds, the home page, the build manifest and the search
    index), PDFs the site rendered (should be 0);
 5. the fallback: a sample of bare reports (JSON only) whose PDFs the site renders itself, in
-   parallel, and the projection for the whole archive built that way (the old cost).
+   parallel, and the projection for the whole archive built that way (the old cost);
+6. memory: archives of 1 and 2 years (417 and 834 reports, each with its Markdown beside its
+   JSON as `tidings run` files them), each built and then rebuilt with nothing new in a fresh
+   process (`--child-build`), without PDFs: the build process's peak RSS (its own ru_maxrss;
+   Pagefind's, a child of it, shown apart), reports parsed and Markdown reused. Targets: the
+   larger archive within 1.2x of the smaller, a quiet rebuild parsing no report, and every
+   report's Markdown published as written.
 
 --quick: 20 days and 3 weeks, one sampled PDF; the test suite runs it (no timing asserts).
 """
@@ -302,6 +308,21 @@ def write_archive(folder: Path, days: int, weeks: int, seed: int = 0) -> int:
     return days + weeks
 
 
+def _peak_rss_kib() -> int:
+    """This process's peak RSS in KiB. Linux carries ru_maxrss over fork and exec, so a child
+    started by a big parent would report the parent's peak: VmHWM is the high-water mark of
+    this process's own address space. ru_maxrss where /proc is missing."""
+    import resource
+
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return int(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+
+
 def child_build(src: Path, out: Path) -> dict[str, Any]:
     """Build the site in this process (a fresh one: `--child-build`) and measure it."""
     import resource
@@ -311,10 +332,10 @@ def child_build(src: Path, out: Path) -> dict[str, Any]:
     t0 = time.perf_counter()
     result = build_site(src, out, SiteConfig(title="bench"), pdf=False)
     wall = time.perf_counter() - t0
-    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    own = _peak_rss_kib()
     kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     return {
-        "rss_mb": round(own / 1024, 1),  # Linux gives KiB
+        "rss_mb": round(own / 1024, 1),
         "pagefind_rss_mb": round(kids / 1024, 1),
         "wall_s": round(wall, 2),
         "reports": result.reports,
@@ -485,6 +506,9 @@ def run_benchmark(
     expected = [f"{new_day}.en.{x}" for x in ("html", "json", "md", "pdf")]
     expected += [f"{new_day - timedelta(days=1)}.en.html"]  # its "next" link
     expected += [f"{new_day:%Y-%m}.html"]  # the month's calendar
+    before = new_day - timedelta(days=1)
+    if before.month != new_day.month:  # a new month: the month before links to it ("newer")
+        expected += [f"{before:%Y-%m}.html"]
     expected += ["feed.en.xml", "feed.xml", "feed.xml", "index.html", "index.html"]
     expected += [".tidings-site.json"]
     results["targets"] = {
@@ -556,7 +580,7 @@ def render(results: dict[str, Any]) -> str:
         f"  fallback, bare JSON: the site rendered {r['fallback_pdfs_made']} PDFs in "
         f"{r['fallback_wall_s']:.2f} s wall ({r['fallback_per_report_s']:.2f} s per report); "
         f"a whole bare archive ≈ {r['fallback_archive_projected_s']} s, once",
-        "  peak RSS of the build process (ru_maxrss of a fresh child; no PDFs; Pagefind apart):",
+        "  peak RSS of the build process (a fresh child's own VmHWM; no PDFs; Pagefind apart):",
         *[
             f"    {row['reports']:>4} reports ({row['days']} days + {row['weeks']} weeks): "
             f"first build {row['first']['rss_mb']:>6.1f} MB, {row['first']['wall_s']:.2f} s, "

@@ -20,18 +20,20 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, get_args
+from typing import TYPE_CHECKING, Any
 
 from tidings.config import LANGS, Lang
 from tidings.errors import TidingsError
-from tidings.facts.risk import RiskTagName
 from tidings.render.html import report_title, safe_url
 from tidings.report.kinds import Report, report_kind, validate_report
 from tidings.report.model import DailyReport
+from tidings.words.weekly import RISK_TAG_NAMES
+
+if TYPE_CHECKING:
+    from tidings.facts.risk import RiskTagName
 
 Pairs = tuple[tuple[str, int], ...]
 KINDS = ("daily", "weekly")
-RISK_TAG_NAMES = frozenset(get_args(RiskTagName))
 
 
 @dataclass
@@ -135,7 +137,7 @@ class Summary:
             lang not in LANGS
             or not set(period) <= _PERIOD_SAFE
             or data["kind"] not in KINDS
-            or any(name not in RISK_TAG_NAMES for name, _ in risk_tags)
+            or any(name not in RISK_TAG_NAMES["en"] for name, _ in risk_tags)
         ):
             raise ValueError("not a summary")
         return cls(
