@@ -30,7 +30,7 @@ import typer
 from sqlalchemy.exc import SQLAlchemyError
 
 from tidings import console
-from tidings.cli import data, reports, site  # noqa: F401  (each registers its commands)
+from tidings.cli import data, queue, reports, site  # noqa: F401  (each registers its commands)
 from tidings.cli.app import app, warn
 from tidings.errors import TidingsError, TidingsWarning
 
