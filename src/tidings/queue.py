@@ -2,15 +2,16 @@
 that lives in the PostgreSQL store itself (docs/scale.md says why it, not Celery and Redis).
 
 - `enqueue` puts one **sync job** per repository and window (the run's moment) on the queue,
-  stalest first (procrastinate priority), and one **site job** for the batch.
+  stalest first (procrastinate priority), and one **site job** behind them.
 - A sync job runs exactly what `tidings run` runs for one repository (runner.run_repository):
   the sync, then the due reports. Its procrastinate `lock` is the repository, so no two
   workers ever work on one repository at once (and the store's own per-repository sync lock,
   store/locks.py, still holds against a `tidings sync` by hand); its `queueing_lock` is the
   repository and window, so enqueueing the same day twice queues it once.
-- The site job builds the site once the batch's sync jobs are all done: while any of them is
-  still waiting or running, it defers itself a few seconds later and ends, so exactly one
-  build runs after the day's jobs (failed ones included: their reports stay as they were).
+- The site job builds the site once no sync job is left: while any is still waiting or
+  running, it hands over to a fresh site job at the back of the queue and ends (its
+  `queueing_lock` keeps one waiting at a time), so one build runs after the day's jobs
+  (failed ones included: their reports stay as they were).
 - A worker killed mid-job (SIGKILL, a lost machine) stops sending its heartbeat; every other
   worker looks for such stalled jobs every few seconds and puts them back on the queue, where
   the next free worker takes them up. The store is crash-safe at every step of a sync
@@ -24,6 +25,7 @@ import asyncio
 import contextlib
 import logging
 import threading
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -49,7 +51,7 @@ log = logging.getLogger("tidings.queue")
 QUEUE = "tidings"
 SYNC_TASK = "tidings.sync"
 SITE_TASK = "tidings.site"
-SITE_POLL = 5.0  # seconds between a site job's looks at its batch
+SITE_POLL = 3.0  # seconds a site job waits for the last sync jobs before handing over
 HEARTBEAT = 10.0  # seconds between a worker's heartbeats
 STALLED_AFTER = 60.0  # a worker silent this long is dead: its jobs go back on the queue
 
@@ -169,36 +171,46 @@ def _sync_job(
     )
 
 
-def _site_job(context: Any, batch: str, pdf: bool | None) -> None:
+def _site_job(context: Any, pdf: bool | None) -> None:
+    from procrastinate.exceptions import AlreadyEnqueued
+
     ctx = _worker_context()
     app = context.app
-    pending = [
-        job
-        for status in ("todo", "doing")
-        for job in app.job_manager.list_jobs(queue=QUEUE, task=SYNC_TASK, status=status)
-        if job.task_kwargs.get("batch") == batch
-    ]
-    if pending:
-        # Not yet: look again in a moment (one site job per batch exists at any time).
-        app.configure_task(SITE_TASK, schedule_in={"seconds": SITE_POLL}).defer(
-            batch=batch, pdf=pdf
-        )
+    if _sync_jobs_left(app):
+        time.sleep(SITE_POLL)
+    if _sync_jobs_left(app):
+        # Not yet: a fresh site job takes this one's place at the back of the queue, and this
+        # worker slot is free again for the sync jobs (a worker running one job at a time
+        # would otherwise wait here for jobs it can never start).
+        with contextlib.suppress(AlreadyEnqueued):  # a newer run queued one already
+            _site_task(app).defer(pdf=pdf)
         return
     from tidings.site.build import build_site
 
     cfg = ctx.config
     reports = Path(cfg.site.reports_dir)
     if not reports.is_dir():
-        log.info("site: no reports yet in %s (batch %s)", reports, batch)
+        log.info("site: no reports in %s yet", reports)
         return
     result = build_site(reports, Path(cfg.site.out_dir), cfg.site, pdf=pdf)
     log.info(
-        "site: built %s/ after batch %s (%d files written, %d unchanged)",
+        "site: built %s/ (%d files written, %d unchanged)",
         cfg.site.out_dir,
-        batch,
         len(result.written),
         result.unchanged,
     )
+
+
+def _sync_jobs_left(app: App) -> bool:
+    return any(
+        next(iter(app.job_manager.list_jobs(queue=QUEUE, task=SYNC_TASK, status=status)), None)
+        for status in ("todo", "doing")
+    )
+
+
+def _site_task(app: App) -> Any:
+    # One site job waiting at a time, behind every sync job (the lowest priority).
+    return app.configure_task(SITE_TASK, queueing_lock="site", priority=-1)
 
 
 class JobFailed(TidingsError):
@@ -222,7 +234,7 @@ class Enqueued:
     batch: str
     queued: list[str]  # repositories whose job was queued, stalest first
     already: list[str]  # repositories whose job for this window was already waiting
-    site: bool  # a site job follows the batch
+    site: bool  # a site build follows the jobs
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -279,8 +291,10 @@ def enqueue(
                 done.already.append(repo.name)
                 continue
             done.queued.append(repo.name)
-        if site:
-            app.configure_task(SITE_TASK, priority=-1).defer(batch=batch, pdf=pdf)
+        done.site = site and bool(done.queued)
+        if done.site:
+            with contextlib.suppress(AlreadyEnqueued):  # one already waits for every job
+                _site_task(app).defer(pdf=pdf)
     return done
 
 
@@ -369,10 +383,17 @@ def quiet_tracebacks() -> Iterator[None]:
     handler.setFormatter(OneLine("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     root = logging.getLogger()
     old_level = root.level
+    # A line per request or migration step: the job lines say enough.
+    chatty = [logging.getLogger(name) for name in ("httpx", "alembic")]
+    levels = [logger.level for logger in chatty]
     root.addHandler(handler)
     root.setLevel(logging.INFO)
+    for logger in chatty:
+        logger.setLevel(logging.WARNING)
     try:
         yield
     finally:
         root.removeHandler(handler)
         root.setLevel(old_level)
+        for logger, level in zip(chatty, levels, strict=True):
+            logger.setLevel(level)
