@@ -60,8 +60,7 @@ def require_postgres(store: Store) -> None:
     if store.dialect != "postgresql":
         raise InvocationError(
             "the queue needs a PostgreSQL store, and this one is SQLite",
-            "pass --db postgresql+psycopg://USER:PASS@HOST/DB (or set TIDINGS_DB) on every "
-            "machine",
+            "pass --db postgresql+psycopg://USER:PASS@HOST/DB (or set TIDINGS_DB) on every machine",
         )
 
 
@@ -370,7 +369,7 @@ def quiet_tracebacks() -> Iterator[None]:
     procrastinate would add the exception's traceback to its "job failed" record."""
 
     class OneLine(logging.Formatter):
-        def formatException(self, ei: Any) -> str:  # noqa: N802 (logging's name)
+        def formatException(self, ei: Any) -> str:
             return ""
 
         def format(self, record: logging.LogRecord) -> str:

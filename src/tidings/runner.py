@@ -29,9 +29,9 @@ from tidings.store import Store
 
 if TYPE_CHECKING:
     from tidings.analysis.analyst import Analyst
-    from tidings.sources.github.budget import GitHubBudget
     from tidings.config import Lang
     from tidings.report_files import Report
+    from tidings.sources.github.budget import GitHubBudget
 
 Syncer = Callable[[Store, RepoConfig], Any]
 

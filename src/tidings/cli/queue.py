@@ -53,9 +53,7 @@ def worker(
     ] = False,
     heartbeat: Annotated[
         float | None,
-        typer.Option(
-            "--heartbeat", min=0.1, help="Seconds between this worker's heartbeats (10)."
-        ),
+        typer.Option("--heartbeat", min=0.1, help="Seconds between this worker's heartbeats (10)."),
     ] = None,
     stalled_after: Annotated[
         float | None,

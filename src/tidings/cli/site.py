@@ -111,8 +111,9 @@ def run_cmd(
     if queue:
         from tidings.cli.queue import enqueue_run
 
-        enqueue_run(run, days=days, site=site, pdf=pdf, llm=llm, full_history=full_history,
-                    as_json=as_json)
+        enqueue_run(
+            run, days=days, site=site, pdf=pdf, llm=llm, full_history=full_history, as_json=as_json
+        )
         return
     with console.progress_display() as progress:
         result = api.run(

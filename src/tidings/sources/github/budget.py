@@ -49,9 +49,7 @@ class Limit:
 @dataclass
 class TokenState:
     token: str
-    limits: dict[str, Limit] = field(
-        default_factory=lambda: {"core": Limit(), "graphql": Limit()}
-    )
+    limits: dict[str, Limit] = field(default_factory=lambda: {"core": Limit(), "graphql": Limit()})
     paused_until: float = 0.0  # epoch seconds: a secondary limit was hit by one of its clients
     paused_by: int | None = None  # that client's thread, which waits in its own retry loop
     repositories: int = 0  # how many repositories were handed this token

@@ -157,9 +157,7 @@ class GitHubClient:
         self._clock = clock
         # The run's shared budget (budget.py), or one of this client's own: the limits GitHub
         # reports for this token, its secondary-limit pause and the in-flight cap.
-        self.budget = budget or GitHubBudget(
-            [token], max_in_flight=1_000, clock=clock, sleep=sleep
-        )
+        self.budget = budget or GitHubBudget([token], max_in_flight=1_000, clock=clock, sleep=sleep)
         self._token = token
         self._limits: dict[str, Limit] = self.budget.state(token).limits
         self._http = httpx.Client(
