@@ -581,6 +581,7 @@ class FakeGitHub:
         # requests each token made, the main one included.
         self.extra_tokens: set[str] = set()
         self.by_token: dict[str, int] = {}
+        self.graphql_points = 0  # GitHub's cost of every GraphQL query answered, summed
         self.latency = latency
         self.per_page_max = per_page_max
         # A GraphQL query selecting more `pullRequest` fields than this answers 502, like a
@@ -2005,6 +2006,7 @@ class FakeGitHub:
         context = _Context(self, cost=cost, node_count=nodes)
         with self._lock:
             self._graphql.charge(cost)
+            self.graphql_points += cost
             result = execute(
                 _schema(),
                 document,
