@@ -205,7 +205,8 @@ def main(argv: list[str] | None = None) -> int:
         console.print(table(rows))
         console.print(
             f"latency {args.latency:g} s per request, [run] concurrency {args.concurrency}, "
-            "PDFs off; the quiet run is the next day's with nothing changed"
+            "PDFs off; the quiet run is the next day's with nothing changed",
+            markup=False,
         )
         console.print(line, markup=False)
     return 0 if ok else 1

@@ -162,6 +162,7 @@ class GitHubClient:
         self._limits: dict[str, Limit] = self.budget.state(token).limits
         self._http = httpx.Client(
             transport=transport,
+            verify=self.budget.ssl_context(),
             timeout=timeout,
             headers={
                 "Authorization": f"Bearer {token}",
