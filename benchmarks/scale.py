@@ -1,6 +1,6 @@
 """Scale benchmark: `tidings run` over hundreds of repositories on one machine (#14).
 
-    python benchmarks/scale.py [--latency 0.05] [--quick] [--concurrency 4] [--json]
+    python benchmarks/scale.py [--latency 0.05] [--quick] [--concurrency 4] [--no-site] [--json]
 
 A fleet of repositories (testkit/fleet.py: nine in ten quiet, a few items each; one in ten
 busy, a fifth of a vLLM-scale week each, all of it in the last full week) is served by the
@@ -79,7 +79,7 @@ def _config(folder: Path, api_url: str, names: list[str], concurrency: int) -> P
     return path
 
 
-def _tidings(folder: Path, config: Path) -> tuple[int, float, float, str]:
+def _tidings(folder: Path, config: Path, site: bool = True) -> tuple[int, float, float, str]:
     """Run `tidings run` in a child; its exit code, wall seconds, peak RSS (MB), stderr tail."""
     env = {k: v for k, v in os.environ.items() if k != "TIDINGS_DB"}
     env |= {"GITHUB_TOKEN": TOKEN, "PYTHONPATH": str(ROOT / "src")}
@@ -94,6 +94,7 @@ def _tidings(folder: Path, config: Path) -> tuple[int, float, float, str]:
         "run",
         "--no-pdf",
         "--no-llm",
+        *([] if site else ["--no-site"]),
     ]
     err = folder / "stderr.txt"
     started = time.perf_counter()
@@ -106,7 +107,9 @@ def _tidings(folder: Path, config: Path) -> tuple[int, float, float, str]:
     return child.returncode, wall, usage.ru_maxrss / 1024, " | ".join(tail)
 
 
-def measure(quiet: int, busy: int, latency: float, concurrency: int) -> list[Figures]:
+def measure(
+    quiet: int, busy: int, latency: float, concurrency: int, site: bool = True
+) -> list[Figures]:
     repos = fleet(quiet, busy, now=datetime.now(UTC))
     out: list[Figures] = []
     with tempfile.TemporaryDirectory(prefix="tidings-scale-") as tmp:
@@ -118,7 +121,7 @@ def measure(quiet: int, busy: int, latency: float, concurrency: int) -> list[Fig
             for run in ("first", "quiet"):
                 gh.reset_log()
                 points = gh.graphql_points
-                code, wall, rss, tail = _tidings(folder, config)
+                code, wall, rss, tail = _tidings(folder, config, site)
                 if code != 0:
                     print(f"warning: {run} run of {len(repos)} exited {code}: {tail}", flush=True)
                 out.append(
@@ -185,11 +188,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--latency", type=float, default=0.05, help="seconds per request")
     parser.add_argument("--concurrency", type=int, default=4, help="[run] concurrency")
     parser.add_argument("--quick", action="store_true", help="10 and 50 repositories")
+    parser.add_argument("--no-site", action="store_true", help="leave the site build out")
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args(argv)
     rows: list[Figures] = []
     for quiet, busy in QUICK_SIZES if args.quick else SIZES:
-        rows += measure(quiet, busy, args.latency, args.concurrency)
+        rows += measure(quiet, busy, args.latency, args.concurrency, not args.no_site)
     ok, line = verdict(rows)
     if args.json:
         data: dict[str, Any] = {
@@ -205,7 +209,8 @@ def main(argv: list[str] | None = None) -> int:
         console.print(table(rows))
         console.print(
             f"latency {args.latency:g} s per request, [run] concurrency {args.concurrency}, "
-            "PDFs off; the quiet run is the next day's with nothing changed",
+            f"PDFs off{', no site' if args.no_site else ''}; the quiet run is the next day's "
+            "with nothing changed",
             markup=False,
         )
         console.print(line, markup=False)

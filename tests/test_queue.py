@@ -54,7 +54,7 @@ def _config(tmp: Path, api_url: str, names: list[str]) -> Path:
     path = tmp / "tidings.toml"
     path.write_text(
         repos + f'[github]\napi_url = "{api_url}"\nmax_retries = 1\ntimeout = 10\n\n'
-        '[site]\npdf = false\n',
+        "[site]\npdf = false\n",
         encoding="utf-8",
     )
     return path
@@ -99,9 +99,7 @@ def test_three_workers_one_killed_write_every_report_once_and_the_store_of_one_m
         queued = api.enqueue_run(pg_url, config, days=2, pdf=False)
         assert len(queued.queued) == 30 and queued.site
         # Enqueued again for the same window: nothing new goes on the queue.
-        assert api.enqueue_run(pg_url, config, days=2, pdf=False).already == list(
-            queued.queued
-        )
+        assert api.enqueue_run(pg_url, config, days=2, pdf=False).already == list(queued.queued)
         logs = [queue_dir / f"worker{k}.log" for k in range(3)]
         workers = [
             subprocess.Popen(
