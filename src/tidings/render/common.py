@@ -30,6 +30,8 @@ SHOWN_EVIDENCE = 2
 # line to 118): the two numbers the row already shows say it. Counts of PRs, lines of code.
 SMALL_BASE_COUNT = 5
 SMALL_BASE_LINES = 50
+# Characters of a PR's summary shown under its theme (a longer one is cut with "…").
+THEME_SUMMARY_LIMIT = 320
 STAT_KEYS = ("new_issues", "closed_issues", "new_prs", "merged_prs", "closed_unmerged_prs")
 
 _LEADING_TAGS = re.compile(r"^\s*(?:\[[^\[\]]{1,40}\]\s*:?\s*)+")
