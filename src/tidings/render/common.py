@@ -185,7 +185,8 @@ def evidence_entry(wr: Writer, tag: w.RiskTag, e: w.Evidence) -> str:
             case "dependency_change" if n.get("pin"):
                 return wr.say("ev_pin", path=path, line=line)
             case "tests_removed" if n.get("deleted_file"):
-                return wr.say("ev_tests_removed_deleted", path=path, deletions=n.get("deletions", 0))
+                deleted = n.get("deletions", 0)
+                return wr.say("ev_tests_removed_deleted", path=path, deletions=deleted)
             case "tests_removed":
                 return wr.say("ev_tests_removed", path=path, **n)
             case "large_change":
@@ -224,7 +225,8 @@ def trend_row(wr: Writer, row: w.TrendRow, count: bool) -> str:
     name = wr.text(row.name) if count else wr.code(row.name)
     key = "trend_row_count" if count else "trend_row"
     change = trend_change(wr, row, count)
-    return wr.say(key, name=name, value=row.value, previous=row.previous, change=change, prs=row.prs)
+    values = {"value": row.value, "previous": row.previous, "prs": row.prs}
+    return wr.say(key, name=name, change=change, **values)
 
 
 def theme_title(wr: Writer, kind: str, name: str) -> str:

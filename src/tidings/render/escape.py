@@ -41,7 +41,6 @@ def clip(text: str | None, limit: int | None = None) -> str:
     return flat
 
 
-
 def md_inline(text: str | None, *, limit: int | None = None) -> str:
     """Untrusted text as one inert line of Markdown, keeping its `code spans` readable.
 

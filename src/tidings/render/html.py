@@ -375,8 +375,7 @@ def weekly_sections(report: w.WeeklyReport) -> list[tuple[str, str]]:
 
     sections = [("highlights", wtr("h_highlights"))]
     sections += [
-        (f"track-{k}", wtr("h_tracks", title=t.title))
-        for k, t in enumerate(report.tracks, start=1)
+        (f"track-{k}", wtr("h_tracks", title=t.title)) for k, t in enumerate(report.tracks, start=1)
     ]
     for anchor, key in [
         ("risks", "h_risks"),

@@ -69,4 +69,3 @@ def render_weekly_markdown(report: w.WeeklyReport) -> str:
         )
     )
     return tidy(text)
-
