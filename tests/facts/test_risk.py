@@ -12,19 +12,18 @@ import pytest
 
 from tests.factories import Records, seed, ts
 from tidings.config import LANGS, RepoConfig, RiskConfig
+from tidings.facts.reverts import RevertRef, revert_ref
 from tidings.facts.risk import (
     DEFAULT_WEIGHTS,
     RISK_TAGS,
     MergedPR,
     PRFile,
-    RevertRef,
     assess,
     disables_test,
     link_reverts,
     load_merged,
     narrows_type,
     parse_patch,
-    revert_ref,
     risk_score,
 )
 from tidings.report.weekly_model import RiskTag

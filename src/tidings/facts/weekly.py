@@ -19,8 +19,16 @@ from tidings.facts.activity_data import WindowData, load_window
 from tidings.facts.evidence import PREvidence
 from tidings.facts.generated import is_bot_author, is_generated
 from tidings.facts.importance import Scored, score_merged
-from tidings.facts.reverts import is_revert, resolve_reverts, reverted_titles
-from tidings.facts.risk import MergedPR, RiskTag, RiskTagName, assess_all, load_merged, risk_score
+from tidings.facts.reverts import is_revert, reverted_titles
+from tidings.facts.risk import (
+    MergedPR,
+    RiskTag,
+    RiskTagName,
+    assess_all,
+    load_merged,
+    reverted_pr,
+    risk_score,
+)
 from tidings.facts.roles import load_roles
 from tidings.facts.stats import data_as_of, directory_of
 from tidings.facts.topics import TopicMatch, topic_matches
@@ -125,7 +133,8 @@ def load_week(conn: Connection, repo_id: int, repo: RepoConfig, window: Window) 
         )
         for topic in repo.topics
     ]
-    reverts = resolve_reverts(conn, repo_id, [(p.number, p.title, p.body) for p in prs])
+    # load_merged linked each revert through the store; the risk tag reads the same link.
+    reverts = {p.number: n for p in prs if (n := reverted_pr(p)) is not None}
     return WeekFacts(
         window=window,
         prev_window=prev_window,
