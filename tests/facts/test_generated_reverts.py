@@ -65,6 +65,12 @@ def test_topic_tags_drop_series_branches_and_versions() -> None:
         # Not a revert, or a revert naming only a commit.
         (24, "[BugFix] Fix revert of cache (#3)", None, None),
         (25, "Revert the cache change", "This reverts commit abc1234def.", None),
+        (26, "[CI]: revert the cache", "Original PR: #12\n", 12),
+        # A reapply reverts a revert: its title names the PR it brings back, not the one it
+        # reverts (the store finds that by the commit).
+        (27, 'Reapply "[Core] Fuse (#6041)" (#6227)', "This reverts commit 95649344aa.", None),
+        # A squash title carrying the revert's own number names nothing.
+        (28, 'Revert "[Core] Fuse" (#28)', None, None),
     ],
 )
 def test_reverted_number(number: int, title: str, body: str | None, want: int | None) -> None:
@@ -75,3 +81,6 @@ def test_is_revert() -> None:
     assert is_revert('Revert "x"') and is_revert("[Revert] y") and is_revert("[CI] Revert z")
     assert is_revert("Undo", "This reverts commit 0123456789abcdef.")
     assert not is_revert("[BugFix] Fix the revert path")
+    assert is_revert("[CI]: revert csrc cache") and is_revert(
+        "Reapply x", "This reverts commit 0123abc"
+    )
