@@ -17,9 +17,9 @@ from sqlalchemy.engine import Connection
 from tidings.config import RepoConfig
 from tidings.facts.activity_data import WindowData, load_window
 from tidings.facts.evidence import PREvidence
-from tidings.facts.generated import is_bot_author, is_generated
+from tidings.facts.generated import is_bot_pr, is_generated
 from tidings.facts.importance import Scored, score_merged
-from tidings.facts.reverts import is_revert, reverted_titles
+from tidings.facts.reverts import reverted_titles
 from tidings.facts.risk import (
     MergedPR,
     RiskTag,
@@ -115,12 +115,7 @@ def load_week(conn: Connection, repo_id: int, repo: RepoConfig, window: Window) 
     )
     sources = Counter("git" if p.source == "git" else "api" for p in prs)
     # A revert opened by automation is still news: it stays a person's change here.
-    bots = frozenset(
-        p.number
-        for p in prs
-        if is_bot_author(p.author, None, repo, git=p.source == "git")
-        and not is_revert(p.title, p.body)
-    )
+    bots = frozenset(p.number for p in prs if _bot_pr(p, repo))
     rank = {n: k for k, n in enumerate(ranked)}
     merged = {p.number for p in prs}
     tracks = [
@@ -266,13 +261,15 @@ def risk_counts(facts: WeekFacts) -> Counter[RiskTagName]:
 # -- themes ----------------------------------------------------------------------------------
 
 
+def _bot_pr(pr: MergedPR, repo: RepoConfig) -> bool:
+    return is_bot_pr(pr.author, None, pr.title, pr.body, repo, git=pr.source == "git")
+
+
 def _by_bot(pr: MergedPR, facts: WeekFacts) -> bool:
     if pr.number in facts.bots:
         return True
     # Last week's PRs are not in `bots`: judged the same way here.
-    return facts.repo is not None and is_bot_author(
-        pr.author, None, facts.repo, git=pr.source == "git"
-    )
+    return facts.repo is not None and _bot_pr(pr, facts.repo)
 
 
 # Top directories that say where the work was only in general terms: tests, docs, CI, tools.
