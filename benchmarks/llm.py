@@ -8,14 +8,23 @@ bytes / 4):
 
 - the demo sample's busiest day (tidings.demo);
 - a generated vLLM-scale day and the week around it (testkit/generate.py: ~700 PRs,
-  ~200 issues, ~5,000 comments and reviews a week, with 100+-comment threads).
+  ~200 issues, ~5,000 comments and reviews a week, with 100+-comment threads); the week is
+  built as `tidings report weekly` builds it (the weekly report, whose per-PR summaries reuse
+  cached daily answers; here the cache starts empty, so it pays for them).
+
+Each window is measured twice: with the default config (a `[llm]` with only base_url and model:
+the default token budget of 200k a run, 4 calls in flight, 5 key changes a day, no topics) and
+with the heavy one (no budget, `--concurrency` calls in flight, 10 key changes a day and a
+topic track), so the cost of a user's settings is not mistaken for the default's.
 
 For each: model calls, prompt and completion tokens and the largest single prompt for a fresh
 report; the same for a re-run (everything cached); and the baseline that puts the whole window
 (every active item's title, body, labels and files, every comment of the window) into one
-prompt, with whether it fits a 32k-token context. Then the wall time of a fresh day report with
-`--concurrency` calls in flight against a server answering in `--latency` seconds, next to the
-same run one call at a time.
+prompt, with whether it fits a 32k-token context. Then the generated week's weekly report with
+a model writing every section (a summary of every merged PR, highlights, risks, trends,
+follow-ups): calls and tokens in all and per merged PR, fresh and re-run. Then the wall time of
+a fresh day report with `--concurrency` calls in flight against a server answering in
+`--latency` seconds, next to the same run one call at a time.
 
 --quick: the quick week (a fifth of the size), no latency; for the test suite.
 """
@@ -50,7 +59,7 @@ from tidings.analysis import prompts  # noqa: E402
 from tidings.analysis.analyst import Analyst  # noqa: E402
 from tidings.analysis.cache import LLMCache  # noqa: E402
 from tidings.analysis.provider import Provider, ProviderSettings  # noqa: E402
-from tidings.config import RepoConfig, TopicConfig, load_config  # noqa: E402
+from tidings.config import LLMConfig, RepoConfig, TopicConfig, load_config  # noqa: E402
 from tidings.demo import CONFIG_PATH, SAMPLE_PATH  # noqa: E402
 from tidings.demo import REPO as DEMO_REPO  # noqa: E402
 from tidings.facts.activity_data import WindowData, load_window  # noqa: E402
@@ -59,13 +68,15 @@ from tidings.facts.discussions import hot_discussions  # noqa: E402
 from tidings.facts.stats import item_lists  # noqa: E402
 from tidings.facts.windows import daily_window, weekly_window  # noqa: E402
 from tidings.report.daily import build_daily  # noqa: E402
+from tidings.report.weekly import build_weekly  # noqa: E402
 from tidings.snapshot import import_snapshot  # noqa: E402
-from tidings.store import Store  # noqa: E402
+from tidings.store import Store, schema  # noqa: E402
 
 CONTEXT = 32_768
 OUTPUT_RESERVE = 4_096  # what a one-prompt report must leave for its answer
 DEMO_DAY = date(2026, 3, 12)
 GEN_TOPICS = [TopicConfig(title="Kernels", paths=["csrc/**"], keywords=["CUDA", "kernel"])]
+CONFIGS = ("default", "heavy")
 
 
 @dataclass
@@ -94,7 +105,11 @@ class Cost:
         )
 
 
-def _analyst(llm: FakeOpenAI, store: Store | None, concurrency: int) -> Analyst:
+def _analyst(
+    llm: FakeOpenAI, store: Store | None, concurrency: int, config: str = "heavy"
+) -> Analyst:
+    if config == "default":
+        return Analyst.from_config(LLMConfig(base_url=llm.base_url, model="fake-model"), store)
     provider = Provider(
         ProviderSettings(
             base_url=llm.base_url, model="fake-model", token_budget=10**9, timeout=120.0
@@ -150,12 +165,16 @@ def measure(
     repo: RepoConfig,
     *,
     day: date | None = None,
-    window: Any = None,
+    week: tuple[int, int] | None = None,
     concurrency: int,
+    config: str = "heavy",
 ) -> dict[str, Any]:
-    """Fresh run, re-run and baseline for one window."""
+    """Fresh run, re-run and baseline for one window (a day, or an ISO week)."""
     if day is not None:
         window = daily_window(day, repo.tz, repo.cutoff_time)
+    else:
+        assert week is not None
+        window = weekly_window(*week, repo.tz, repo.cutoff_time)
     facts = _window_facts(store, repo, window)
     data = facts.data
 
@@ -163,20 +182,25 @@ def measure(
         if day is not None:
             build_daily(store, repo, day, "en", analysis=analyst)
         else:
-            analyst.analyse(facts, "en")
+            assert week is not None
+            build_weekly(store, repo, *week, "en", analysis=analyst)
 
+    # A fresh cache per configuration: each pays for its own answers.
+    with store.begin() as conn:
+        conn.execute(schema.llm_cache.delete())
     with FakeOpenAI() as llm:
-        analyst = _analyst(llm, store, concurrency)
+        analyst = _analyst(llm, store, concurrency, config)
         run(analyst)
         fresh = Cost.of(llm, analyst)
         llm.reset()
-        analyst = _analyst(llm, store, concurrency)
+        analyst = _analyst(llm, store, concurrency, config)
         run(analyst)
         again = Cost.of(llm, analyst)
     base, items, fit = baseline_tokens(data)
     hot = facts.hot
     return {
         "window": name,
+        "config": config,
         "scale": {
             **facts.stats,
             "active_items": len(data.active),
@@ -192,6 +216,37 @@ def measure(
             "fits_32k": base + OUTPUT_RESERVE <= CONTEXT,
             "items": items,
             "items_that_fit_32k": fit,
+        },
+    }
+
+
+def measure_weekly(
+    store: Store, repo: RepoConfig, year: int, week: int, concurrency: int
+) -> dict[str, Any]:
+    """The weekly report with the model writing every section: fresh, then re-run."""
+    with FakeOpenAI() as llm:
+        analyst = _analyst(llm, store, concurrency)
+        report = build_weekly(store, repo, year, week, "en", analysis=analyst)
+        fresh = Cost.of(llm, analyst)
+        tasks = llm.tasks()
+        llm.reset()
+        analyst = _analyst(llm, store, concurrency)
+        build_weekly(store, repo, year, week, "en", analysis=analyst)
+        again = Cost.of(llm, analyst)
+    merged = max(report.merged_prs, 1)
+    return {
+        "merged_prs": report.merged_prs,
+        "model_summaries": sum(p.summary.by == "llm" for p in report.merged),
+        "model_parts": report.provenance.llm.model_parts if report.provenance.llm else 0,
+        "rules_parts": report.provenance.llm.rules_parts if report.provenance.llm else 0,
+        "pr_calls": tasks.count("pr_cards"),
+        "section_calls": len(tasks) - tasks.count("pr_cards"),
+        "fresh": fresh.__dict__,
+        "rerun": again.__dict__,
+        "per_merged_pr": {
+            "calls": round(fresh.calls / merged, 3),
+            "prompt_tokens": round(fresh.prompt_tokens / merged),
+            "completion_tokens": round(fresh.completion_tokens / merged),
         },
     }
 
@@ -278,36 +333,61 @@ def run_benchmark(
         seed(gen, records)
         gen_repo = RepoConfig(name=GEN_REPO, topics=GEN_TOPICS)
         gen_repo.importance.top = 10
+        repos = {"default": RepoConfig(name=GEN_REPO), "heavy": gen_repo}
         gen_day = _busiest_day(gen, gen_repo, week_start.date())
         _heat_threads(gen, gen_repo, gen_day)
-        week = weekly_window(*week_start.date().isocalendar()[:2], gen_repo.tz)
-        results = {
-            "quick": quick,
-            "context": CONTEXT,
-            "windows": [
-                measure("demo day", demo, demo_repo, day=DEMO_DAY, concurrency=concurrency),
+        year, number, _ = week_start.date().isocalendar()
+        windows = []
+        for config in CONFIGS:
+            repo = repos[config]
+            windows += [
+                measure(
+                    "demo day",
+                    demo,
+                    demo_repo,
+                    day=DEMO_DAY,
+                    concurrency=concurrency,
+                    config=config,
+                ),
                 measure(
                     f"generated day {gen_day}",
                     gen,
-                    gen_repo,
+                    repo,
                     day=gen_day,
                     concurrency=concurrency,
+                    config=config,
                 ),
-                measure("generated week", gen, gen_repo, window=week, concurrency=concurrency),
-            ],
+                measure(
+                    f"generated week {year}-W{number:02d}",
+                    gen,
+                    repo,
+                    week=(year, number),
+                    concurrency=concurrency,
+                    config=config,
+                ),
+            ]
+        results = {
+            "quick": quick,
+            "context": CONTEXT,
+            "windows": windows,
+            # The heavy config's week once more, for what the model writes per merged PR.
+            "weekly": measure_weekly(gen, gen_repo, year, number, concurrency=concurrency),
             "wall_time": wall_time(gen, gen_repo, gen_day, 0.0 if quick else latency, concurrency),
         }
         demo.close()
         gen.close()
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    day = results["windows"][1]
+    day = next(w for w in results["windows"] if w["config"] == "heavy" and "day 2" in w["window"])
     results["verdicts"] = {
         "a vLLM-scale day fits a 32k context per call": day["fresh"]["largest_prompt"]
         + OUTPUT_RESERVE
         <= CONTEXT,
         "no item fell back on the generated day": day["fresh"]["fallbacks"] == 0,
-        "re-runs make zero calls": all(w["rerun"]["calls"] == 0 for w in results["windows"]),
+        "re-runs make zero calls": all(w["rerun"]["calls"] == 0 for w in results["windows"])
+        and results["weekly"]["rerun"]["calls"] == 0,
+        "every merged PR of the week has a model summary": results["weekly"]["model_summaries"]
+        == results["weekly"]["merged_prs"],
     }
     return results
 
@@ -320,6 +400,9 @@ def render(results: dict[str, Any], console: Console) -> None:
     for col in ("window", "scale", "run", "calls", "prompt tok", "compl. tok", "largest", "32k"):
         table.add_column(col, justify="left" if col in ("window", "scale", "run") else "right")
     for w in results["windows"]:
+        if w is not results["windows"][0]:
+            table.add_section()
+        label = f"{w['window']} ({w['config']} config)"
         s = w["scale"]
         scale = (
             f"{s['new_prs']} new / {s['merged_prs']} merged PRs, {s['new_issues']} issues, "
@@ -327,7 +410,7 @@ def render(results: dict[str, Any], console: Console) -> None:
         )
         f, r, b = w["fresh"], w["rerun"], w["baseline"]
         table.add_row(
-            w["window"],
+            label,
             scale,
             "tidings",
             str(f["calls"]),
@@ -348,6 +431,17 @@ def render(results: dict[str, Any], console: Console) -> None:
         ratio = b["prompt_tokens"] / max(f["prompt_tokens"], 1)
         table.add_row("", "", "ratio", "", f"baseline {ratio:.1f}x", "", "", "")
     console.print(table)
+    wk = results["weekly"]
+    per = wk["per_merged_pr"]
+    console.print(
+        f"generated weekly report, model writing every section: {wk['merged_prs']} merged PRs, "
+        f"{wk['fresh']['calls']} calls ({wk['pr_calls']} for PR summaries, "
+        f"{wk['section_calls']} for sections), {wk['fresh']['prompt_tokens']:,} prompt + "
+        f"{wk['fresh']['completion_tokens']:,} completion tokens; per merged PR "
+        f"{per['calls']:.2f} calls, {per['prompt_tokens']:,} + {per['completion_tokens']:,} "
+        f"tokens; {wk['model_parts']} parts by the model, {wk['rules_parts']} by rules; "
+        f"re-run {wk['rerun']['calls']} calls"
+    )
     wt = results["wall_time"]
     console.print(
         f"fresh generated-day report, server answering in {wt['latency']:g} s: "

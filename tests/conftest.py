@@ -98,5 +98,5 @@ def rec() -> Records:
 def _no_ambient_config(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     # Tests must not pick up a developer's ./tidings.toml, TIDINGS_DB or GitHub token.
     monkeypatch.chdir(tmp_path)
-    for name in ("TIDINGS_DB", "GITHUB_TOKEN", "GH_TOKEN"):
+    for name in ("TIDINGS_DB", "TIDINGS_CONFIG", "GITHUB_TOKEN", "GH_TOKEN"):
         monkeypatch.delenv(name, raising=False)

@@ -107,7 +107,12 @@ def test_a_site_written_0600_by_an_older_tidings_is_rewritten_readable(
         for path in files:
             path.chmod(0o600)  # what mkstemp left
         again = build_site(reports, site, cfg.site, pdf=False)
-        assert sorted(again.written) == sorted(str(p.relative_to(site)) for p in files)
+        # Every file written again; the search index is made again too, and Pagefind names
+        # some of its files differently from run to run (docs/site.md), so it is left out.
+        pages = sorted(str(p.relative_to(site)) for p in files)
+        assert sorted(p for p in again.written if not p.startswith("pagefind/")) == [
+            p for p in pages if not p.startswith("pagefind/")
+        ]
         assert set(modes(site).values()) <= {0o644, 0o755}
         assert build_site(reports, site, cfg.site, pdf=False).written == []
     finally:

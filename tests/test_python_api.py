@@ -48,6 +48,7 @@ EXPORTED = [
     "export_snapshot",
     "import_snapshot",
     "load_config",
+    "notify",
     "open_store",
     "render_report",
     "repositories",

@@ -27,6 +27,8 @@ Site and the everyday job
     site_server(directory)                 a local preview server for it
     run(store, config) -> RunResult        sync every configured repository, write the due
                                            reports, rebuild the site (`tidings run`)
+    notify(reports, config)                send report files' headlines and links to chat
+                                           and mail ([notify] urls, through Apprise)
     build_demo(out) -> DemoResult          the bundled sample's reports and site, offline
 
 Types: Config, RepoConfig, SiteConfig, Store, DailyReport, WeeklyReport, RunResult,
@@ -52,6 +54,7 @@ from tidings.api import (
     export_snapshot,
     import_snapshot,
     load_config,
+    notify,
     open_store,
     render_report,
     repositories,
@@ -118,6 +121,7 @@ __all__ = [
     "export_snapshot",
     "import_snapshot",
     "load_config",
+    "notify",
     "open_store",
     "render_report",
     "repositories",

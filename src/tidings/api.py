@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from tidings.analysis.analyst import Analyst
     from tidings.analysis.provider import Usage
     from tidings.config import Config, Lang, RepoConfig, SiteConfig
+    from tidings.delivery import Delivery, Message
     from tidings.facts.inventory import RepoSummary
     from tidings.facts.stats import WindowStats
     from tidings.facts.windows import Window
@@ -67,6 +68,7 @@ __all__ = [
     "export_snapshot",
     "import_snapshot",
     "load_config",
+    "notify",
     "open_store",
     "render_report",
     "repositories",
@@ -144,6 +146,53 @@ def _lang(lang: str | None, settings: RepoConfig) -> Lang:
     if chosen not in LANGS:
         raise InvocationError(f"language must be zh or en, got {chosen!r}", "e.g. en")
     return chosen
+
+
+# Words a person types for the usual windows (`--date yesterday`, `--week last-week`).
+DAY_WORDS = ("today", "yesterday")
+WEEK_WORDS = ("this-week", "last-week")
+
+
+def resolve_day(text: str | None, repo: RepoConfig, now: datetime | None = None) -> date:
+    """The day `--date` names: YYYY-MM-DD, `today` or `yesterday` (the calendar day in the
+    repository's timezone), or None for the last day whose window (cut at the cut-off) has
+    ended — the report a daily job wants."""
+    from datetime import UTC, timedelta
+
+    from tidings.facts.windows import parse_date
+    from tidings.runner import closed_days
+
+    moment = now or datetime.now(UTC)
+    if text is None:
+        return closed_days(repo, moment, 1)[0]
+    word = text.strip().lower()
+    if word in DAY_WORDS:
+        return moment.astimezone(repo.tz).date() - timedelta(days=DAY_WORDS.index(word))
+    return parse_date(text)
+
+
+def resolve_week(
+    text: str | None, repo: RepoConfig, now: datetime | None = None
+) -> tuple[int, int]:
+    """The ISO week `--week` names: YYYY-Www, `this-week` or `last-week` (in the repository's
+    timezone), or None for the last week whose window has ended."""
+    from datetime import UTC, timedelta
+
+    from tidings.facts.windows import parse_week, weekly_window
+
+    moment = now or datetime.now(UTC)
+    local = moment.astimezone(repo.tz).date()
+    if text is None:
+        while True:
+            year, week, _ = local.isocalendar()
+            if weekly_window(year, week, repo.tz, repo.cutoff_time).end <= moment:
+                return year, week
+            local -= timedelta(days=7)
+    word = text.strip().lower()
+    if word in WEEK_WORDS:
+        year, week, _ = (local - timedelta(days=7 * WEEK_WORDS.index(word))).isocalendar()
+        return year, week
+    return parse_week(text)
 
 
 # -- sources -------------------------------------------------------------------------------------
@@ -475,7 +524,8 @@ class RunResult:
     site: BuildResult | None = None  # None: not built (site=False, no reports, or failed)
     site_error: TidingsError | None = None  # the build failed after the reports were written
     usage: Usage | None = None  # None: no model this run
-    warnings: list[str] = field(default_factory=list)  # the model's, then the site's
+    warnings: list[str] = field(default_factory=list)  # the model's, the site's, notify's
+    notified: list[Delivery] = field(default_factory=list)  # one per message and target
 
     @property
     def ok(self) -> bool:
@@ -491,9 +541,13 @@ class RunResult:
                 "cache_hits": self.usage.cache_hits,
             }
         return {
-            "repositories": [o.__dict__ for o in self.repositories],
+            "ok": self.ok,
+            "repositories": [o.to_dict() for o in self.repositories],
             "site": self.site.to_dict() if self.site else None,
+            "site_error": self.site_error.one_line() if self.site_error else None,
             "model": model,
+            "notified": [d.__dict__ for d in self.notified],
+            "warnings": self.warnings,
         }
 
 
@@ -510,19 +564,27 @@ def run(
     progress: Progress | None = None,
     concurrency: int | None = None,
     full_history: bool = False,
+    lookback: int | None = None,
+    notify: bool = True,
 ) -> RunResult:
     """Sync every repository in the config from GitHub, write its due reports (the last
     `days` closed days and the last closed week, in the config's languages) into [site]
-    reports_dir, rewriting only reports whose content changed, then rebuild the site.
+    reports_dir, rewriting only reports whose content changed, rebuild the site, then send
+    each new report's headline and link to [notify] urls (`notify=False`: not).
 
-    Repositories are worked on `concurrency` at a time (None: [run] concurrency), stalest
-    first, on one shared GitHub budget (docs/scale.md). A repository's first sync reads
-    [run] first_sync_days back unless `full_history`. A repository that fails is recorded
-    in its outcome and the others still run; a site build that fails is `site_error`.
-    `pdf` None follows [site] pdf. `token` replaces the config's token variables."""
+    `lookback` (None: [run] first_sync_days) bounds the first sync of a repository the
+    store has never synced to about that many days (from the Monday of that week, and far
+    enough back for the reports due), unless `full_history`; later syncs resume where the
+    last one stopped either way. Repositories are worked on `concurrency` at a time (None:
+    [run] concurrency), stalest first, on one shared GitHub budget (docs/scale.md).
+
+    A repository that fails is recorded in its outcome and the others still run; a site
+    build that fails is `site_error`; a notification that fails is a warning and in
+    `notified`, never a failure. `pdf` None follows [site] pdf. `token` replaces the
+    config's token variables."""
     from datetime import UTC
 
-    from tidings.runner import github_syncer, run_repositories
+    from tidings.runner import github_syncer, notify_new, run_repositories
 
     if not config.repos:
         raise ConfigError(
@@ -540,6 +602,7 @@ def run(
             now=moment,
             days=days,
             full_history=full_history,
+            lookback=lookback,
             # One repository at a time shows its sync's stages; many share one bar.
             progress=progress if workers == 1 else None,
         )
@@ -569,6 +632,9 @@ def run(
         if warning := analyst.warning():
             result.warnings.append(warning)
     result.warnings += result.site.warnings if result.site else []
+    if notify:
+        result.notified = notify_new(config, result.repositories, budget.tokens[0].token)
+        result.warnings += [d.line() for d in result.notified if not d.ok]
     return result
 
 
@@ -645,6 +711,65 @@ def work(
             heartbeat=heartbeat or queue.HEARTBEAT,
             stalled_after=stalled_after or queue.STALLED_AFTER,
         )
+
+
+def notify(
+    reports: Sequence[str | os.PathLike[str]],
+    config: Config | None = None,
+    *,
+    urls: list[str] | None = None,
+    dry_run: bool = False,
+) -> tuple[list[Message], list[Delivery]]:
+    """Send each report JSON file's headline and link to `urls` (default: [notify] urls),
+    linking to the site at [site] base_url. Returns the messages and one Delivery per
+    message and target; sending never raises (`dry_run`: nothing is sent)."""
+    from tidings.delivery import read_message, send
+
+    cfg = _config(config)
+    messages = [read_message(Path(p), cfg.site.base_url) for p in reports]
+    targets = cfg.notify.urls if urls is None else urls
+    if not targets and not dry_run:
+        raise InvocationError(
+            "nowhere to send: [notify] urls is empty and no --to URL was given",
+            'add [notify] urls = ["${SLACK_WEBHOOK_URL}"] to tidings.toml or pass --to URL',
+        )
+    if dry_run:
+        return messages, []
+    return messages, send(messages, cfg.notify, targets)
+
+
+# -- setting up ----------------------------------------------------------------------------------
+
+
+def init_project(
+    repos: list[str],
+    folder: str | os.PathLike[str] = ".",
+    *,
+    timezone: str = "UTC",
+    cutoff: str = "00:00",
+    language: Lang = "en",
+    github_actions: bool = False,
+    install: str | None = None,
+    force: bool = False,
+) -> list[Path]:
+    """Write a commented tidings.toml for `repos` in `folder` and, with `github_actions`, the
+    daily workflow in .github/workflows/tidings.yml, installing tidings from `install` (a pip
+    requirement; default: where this tidings came from). Nothing is written when a file
+    exists, unless `force`. The paths written."""
+    from tidings.starter import starter, write_starter
+
+    if not repos:
+        raise InvocationError("give at least one OWNER/REPO", "e.g. tidings init vllm-project/vllm")
+    names = [check_repo_name(r) for r in repos]
+    files = starter(
+        names,
+        timezone=timezone,
+        cutoff=cutoff,
+        language=language,
+        github_actions=github_actions,
+        install=install,
+    )
+    return write_starter(Path(folder), files, force=force)
 
 
 # -- the demo ------------------------------------------------------------------------------------

@@ -86,6 +86,7 @@ class ImportanceConfig(_Strict):
     core_path: float = 3.0  # once, when any file matches `core_paths`
     discussion: float = 1.0  # points per doubling of comments + reviews
     linked_issue: float = 1.0  # per issue the PR closes, at most 3
+    revert: float = 6.0  # a revert: something merged did not hold, which readers need first
     labels: dict[str, float] = Field(default_factory=dict)  # e.g. {"breaking" = 3}
     top: int = Field(default=5, ge=0, le=50)  # how many key changes a daily report lists
 
@@ -97,9 +98,20 @@ _CODE_EXTENSIONS = (
 )
 _DEPENDENCY_PATHS = (
     "requirements*.txt", "requirements/**", "**/requirements*.txt", "pyproject.toml", "setup.py",
-    "setup.cfg", "CMakeLists.txt", "**/CMakeLists.txt", "cmake/**", "**/*.cmake", "Dockerfile*",
+    "setup.cfg", "CMakeLists.txt", "cmake/**", "**/*.cmake", "Dockerfile*",
     "**/Dockerfile*", "docker/**", "*.lock", "package.json", "Cargo.toml", "go.mod",
     "MANIFEST.in",
+)
+# Code that ships no product behaviour: examples, benchmarks, docs, CI and dev scripts. Its
+# asserts guard nothing a user runs, an untested change there is no missing test, and a
+# `test_*.py` there (a CI test selector) is not a test.
+_SUPPORT_PATHS = (
+    "examples/**", "**/examples/**", "benchmarks/**", "docs/**", ".github/**", "tools/**",
+    "scripts/**",
+)
+# Lines a reviewer does not read as code: prose, translations, lock files and images.
+_LARGE_IGNORE = (
+    "docs/**", "**/*.md", "**/*.rst", "**/*.po", "**/*.pot", "**/*.lock", "*.lock", "**/*.svg",
 )
 # Paths whose changes deserve a security-minded second look: names, not contents.
 _SECURITY_PATHS = (
@@ -122,12 +134,17 @@ class RiskConfig(_Strict):
     code_extensions: list[str] = Field(default_factory=lambda: list(_CODE_EXTENSIONS))
     dependency_paths: list[str] = Field(default_factory=lambda: list(_DEPENDENCY_PATHS))
     security_paths: list[str] = Field(default_factory=lambda: list(_SECURITY_PATHS))
+    support_paths: list[str] = Field(default_factory=lambda: list(_SUPPORT_PATHS))
+    # Files `large_change` leaves out; test data (non-code files under test_paths) always is.
+    large_ignore: list[str] = Field(default_factory=lambda: list(_LARGE_IGNORE))
     # Points per tag when ranking the week's risk observations; unset tags keep the defaults
     # of facts/risk.py.
     weights: dict[str, float] = Field(default_factory=dict)
     top: int = Field(default=5, ge=0, le=50)  # risk observations in a weekly report
 
-    _globs = field_validator("dependency_paths", "security_paths")(_check_globs)
+    _globs = field_validator("dependency_paths", "security_paths", "support_paths", "large_ignore")(
+        _check_globs
+    )
 
     @field_validator("weights")
     @classmethod
@@ -151,9 +168,20 @@ class RepoConfig(_Strict):
     topics: list[TopicConfig] = Field(default_factory=list)
     core_paths: list[str] = Field(default_factory=list)
     test_paths: list[str] = Field(
-        default_factory=lambda: ["tests/**", "test/**", "**/test_*.py", "**/*_test.py"]
+        # Test folders at any depth (a kernel's csrc/op/tests/) as well as at the root.
+        default_factory=lambda: [
+            "tests/**",
+            "test/**",
+            "**/tests/**",
+            "**/test/**",
+            "**/test_*.py",
+            "**/*_test.py",
+        ]
     )
     bots: list[str] = Field(default_factory=list)
+    # Generated or vendored files beyond facts/generated.py's defaults (translations, lock
+    # files, vendor/): kept out of hot files, themes and importance, never out of the counts.
+    generated_paths: list[str] = Field(default_factory=list)
     # Maintainers beyond what GitHub's author_association shows (facts/roles.py): logins, and
     # teams ("org/team-slug") whose members the sync lists. The top-level lists apply too.
     maintainers: list[str] = Field(default_factory=list)
@@ -188,7 +216,7 @@ class RepoConfig(_Strict):
             raise ValueError(f"cut-off must be HH:MM, got {value!r}") from exc
         return value
 
-    _globs = field_validator("core_paths", "test_paths")(_check_globs)
+    _globs = field_validator("core_paths", "test_paths", "generated_paths")(_check_globs)
     _logins = field_validator("maintainers")(_check_logins)
     _teams = field_validator("maintainer_teams")(_check_teams)
 
@@ -292,6 +320,7 @@ class SiteConfig(_Strict):
     reports_dir: str = "reports"  # `tidings run` writes report files here ...
     out_dir: str = "site"  # ... and builds the site here
     languages: list[Lang] = Field(default_factory=list)  # empty: each repo's own
+    search: bool = True  # a Pagefind search index and page (when Pagefind is installed)
 
     _urls = field_validator("base_url")(_https_url)
 
@@ -300,6 +329,58 @@ class SiteConfig(_Strict):
     def _discussion(cls, value: str | GiscusConfig | None) -> str | GiscusConfig | None:
         if isinstance(value, str):
             _https_url(value)
+        return value
+
+
+# `${NAME}` in a notification URL: the value of environment variable NAME, read when sending.
+ENV_REFERENCE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+ReportKind = Literal["daily", "weekly"]
+
+
+def _weekly_only() -> list[ReportKind]:
+    return ["weekly"]
+
+
+class DiscussionConfig(_Strict):
+    """`[notify.discussion]`: publish reports as GitHub Discussions in `repo`'s `category`
+    (its name or slug; the token needs write access to the repository's discussions)."""
+
+    repo: str
+    category: str
+    kinds: list[ReportKind] = Field(default_factory=_weekly_only)
+
+    @field_validator("repo")
+    @classmethod
+    def _repo(cls, value: str) -> str:
+        if not REPO_NAME.match(value):
+            raise ValueError(f"repository must be OWNER/NAME, got {value!r}")
+        return value
+
+
+class NotifyConfig(_Strict):
+    """`[notify]`: where `tidings run` and `tidings notify` send each new report's headline and
+    link (tidings/delivery.py). Each URL is an Apprise URL (slack://, discord://, msteams://,
+    feishu://, lark://, dingtalk://, wecombot://, mailto://, json://, ...), and `${NAME}` in it
+    is read from the environment when sending, so secrets need not be in the file."""
+
+    urls: list[str] = Field(default_factory=list)
+    kinds: list[ReportKind] = Field(default_factory=lambda: list(get_args(ReportKind)))
+    languages: list[Lang] = Field(default_factory=list)  # empty: each repository's language
+    timeout: float = Field(default=15.0, gt=0, le=300)  # seconds per service
+    discussion: DiscussionConfig | None = None
+
+    @field_validator("urls")
+    @classmethod
+    def _urls(cls, value: list[str]) -> list[str]:
+        for url in value:
+            # Only the shape is checked here: the schemes are Apprise's, and a URL made of
+            # `${NAME}` alone is whole only once the environment is read.
+            bare = ENV_REFERENCE.sub("x", url)
+            if not re.match(r"^(x|[A-Za-z][A-Za-z0-9+.-]*://\S*)$", bare):
+                raise ValueError(
+                    "a notification URL is SCHEME://... (an Apprise URL) or ${ENV_VAR}, got "
+                    f"{hide_password(url)!r}"
+                )
         return value
 
 
@@ -312,6 +393,7 @@ class Config(_Strict):
     llm: LLMConfig = Field(default_factory=LLMConfig)
     run: RunConfig = Field(default_factory=RunConfig)
     site: SiteConfig = Field(default_factory=SiteConfig)
+    notify: NotifyConfig = Field(default_factory=NotifyConfig)
     path: Path | None = Field(default=None, exclude=True)
 
     _logins = field_validator("maintainers")(_check_logins)
@@ -404,14 +486,44 @@ def parse_config(text: str, source: str = DEFAULT_CONFIG) -> Config:
     return config
 
 
+CONFIG_ENV = "TIDINGS_CONFIG"
+
+
+def find_config(start: Path | None = None) -> Path | None:
+    """The config file to use when none is named: $TIDINGS_CONFIG, else tidings.toml in the
+    working folder or the nearest parent folder that has one (as git finds its repository),
+    else None."""
+    if named := os.environ.get(CONFIG_ENV):
+        return Path(named)
+    folder = (start or Path.cwd()).absolute()
+    for candidate in (folder, *folder.parents):
+        file = candidate / DEFAULT_CONFIG
+        if file.is_file():
+            return file
+    return None
+
+
+def _relative_to(config: Config, folder: Path) -> None:
+    """Folders named in the file are relative to the file, not to wherever the command runs."""
+    site = config.site
+    site.reports_dir = str(folder / Path(site.reports_dir).expanduser())
+    site.out_dir = str(folder / Path(site.out_dir).expanduser())
+
+
 def load_config(path: str | os.PathLike[str] | None) -> Config:
-    """The config at `path`, else ./tidings.toml when present, else defaults."""
+    """The config at `path`, else the one `find_config` finds, else the defaults. Relative
+    folders in a file are made relative to the file's own folder."""
     explicit = path is not None
-    file = Path(path) if path is not None else Path(DEFAULT_CONFIG)
+    file = Path(path) if path is not None else find_config()
+    if file is None:
+        return Config()
     if not file.exists():
         if explicit:
             raise ConfigError(f"config file {file} not found", "pass an existing --config FILE")
-        return Config()
+        raise ConfigError(
+            f"config file {file} ({CONFIG_ENV}) not found",
+            f"point {CONFIG_ENV} at an existing file or unset it",
+        )
     try:
         text = file.read_text(encoding="utf-8-sig")  # utf-8, minus any byte-order mark
     except (OSError, UnicodeDecodeError) as exc:
@@ -420,4 +532,5 @@ def load_config(path: str | os.PathLike[str] | None) -> Config:
         ) from exc
     config = parse_config(text, str(file))
     config.path = file
+    _relative_to(config, file.absolute().parent)
     return config

@@ -22,11 +22,11 @@ from rich.table import Table
 from rich.text import Text
 
 from tidings.errors import redact
-from tidings.facts.inventory import RepoSummary
-from tidings.facts.stats import Churn, WindowStats
 from tidings.textsafe import clean, json_safe
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # types only: `tidings --help` need not load the store
+    from tidings.facts.inventory import RepoSummary
+    from tidings.facts.stats import Churn, WindowStats
     from tidings.runner import RepoOutcome
 
 
@@ -121,15 +121,30 @@ def progress_display() -> Iterator[Callable[[str, int, int | None], None]]:
 # -- tables -------------------------------------------------------------------------------------
 
 
+# Units of the numbers key_value_table shows, by key: a bare "elapsed 3.2" reads as anything.
+UNITS = {"elapsed": "s", "seconds": "s", "bytes": "bytes"}
+
+
 def key_value_table(title: str, data: dict[str, Any]) -> Table:
     table = Table(title=cell(title), show_header=False)
-    table.add_column("what")
-    table.add_column("value", justify="right")
+    table.add_column("what", no_wrap=True)
+    table.add_column("value", justify="right", overflow="fold")
     for key, value in data.items():
         if isinstance(value, list):
             value = "; ".join(str(v) for v in value) or "-"
-        table.add_row(cell(key.replace("_", " ")), cell(value))
+        elif isinstance(value, dict):
+            value = ", ".join(f"{k} {v}" for k, v in value.items()) or "-"
+        unit = UNITS.get(key)
+        label = key.replace("_", " ") + (f" ({unit})" if unit else "")
+        table.add_row(cell(label), cell(value))
     return table
+
+
+def _repo_column(table: Table, names: Iterable[str], header: str = "repository") -> None:
+    """A repository column that never clips a name: as wide as the longest name when the
+    terminal allows, else the name folds onto a second line (never an ellipsis)."""
+    width = max([len(header), *(len(n) for n in names)])
+    table.add_column(header, overflow="fold", max_width=width, ratio=None)
 
 
 def _numbers(numbers: list[int], limit: int = 12) -> str:
@@ -208,7 +223,7 @@ def stats_tables(stats: WindowStats) -> list[Table]:
 
 def repos_table(rows: list[RepoSummary]) -> Table:
     table = Table(title="repositories in the store")
-    table.add_column("repository")
+    _repo_column(table, [clean(r.full_name) for r in rows])
     for name in ("issues", "PRs", "comments", "reviews"):
         table.add_column(name, justify="right")
     table.add_column("latest update (UTC)")
@@ -220,20 +235,28 @@ def repos_table(rows: list[RepoSummary]) -> Table:
     return table
 
 
+# What `tidings run` shows of a sync, in this order (the JSON has every count).
+_SYNC_SHOWN = ("items", "comments", "reviews", "requests")
+
+
 def run_table(outcomes: list[RepoOutcome]) -> Table:
-    """What `tidings run` did, one row per repository."""
+    """What `tidings run` did, one row per repository; counts say what they count."""
     table = Table(title="tidings run")
-    for name in ("repository", "status", "synced", "reports written", "unchanged"):
-        table.add_column(
-            name, justify="right" if name in {"reports written", "unchanged"} else "left"
-        )
+    _repo_column(table, [clean(o.repo) for o in outcomes])
+    table.add_column("status", overflow="fold")
+    table.add_column("synced", overflow="fold")
+    for name in ("new reports", "changed reports", "unchanged reports"):
+        # Numbers need little room: on a narrow terminal the header wraps, not the name.
+        table.add_column(name, justify="right", max_width=9)
     for o in outcomes:
+        synced = ", ".join(f"{o.synced[k]} {k}" for k in _SYNC_SHOWN if o.synced.get(k))
         table.add_row(
             # Text, not markup: an error may quote brackets ("[bot]") that Rich would eat.
             Text(clean(o.repo)),
             Text(clean("ok" if o.ok else f"failed: {o.error}")),  # causes quote data
-            Text(clean(o.synced or "-")),
-            str(len(o.written)),
+            Text(synced or "-"),
+            str(len(o.new)),
+            str(len(o.written) - len(o.new)),
             str(o.unchanged),
         )
     return table

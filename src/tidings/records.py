@@ -182,8 +182,9 @@ class PRFileRecord(Record):
     status: str | None = None  # added, modified, removed, renamed, copied, changed
     additions: int | None = None
     deletions: int | None = None
-    # Added lines of the file's diff, one per line without the leading "+" (None: not known;
-    # the git source fills it, the GitHub sync does not fetch patches).
+    # The file's diff as unified hunks (`@@` headers, `-` and `+` lines; context lines are
+    # ignored), or, as older git syncs stored it, its added lines alone (facts/risk.py
+    # reads both). None: not known.
     patch: str | None = None
 
 

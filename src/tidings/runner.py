@@ -30,6 +30,7 @@ from tidings.store import Store
 if TYPE_CHECKING:
     from tidings.analysis.analyst import Analyst
     from tidings.config import Lang
+    from tidings.delivery import Delivery
     from tidings.report_files import Report
     from tidings.sources.github.budget import GitHubBudget
 
@@ -40,12 +41,28 @@ Syncer = Callable[[Store, RepoConfig], Any]
 class RepoOutcome:
     repo: str
     ok: bool = True
-    synced: str = ""
+    synced: dict[str, int] = field(default_factory=dict)  # the sync's counts, by name
     written: list[str] = field(default_factory=list)
     unchanged: int = 0
     pdfs_made: int = 0
     error: str | None = None
     checked: list[str] = field(default_factory=list)  # every report due this run
+    new: list[str] = field(default_factory=list)  # written for the first time (announced)
+    # The new reports themselves, for the notifications; not part of the outcome's data.
+    new_reports: list[tuple[str, Report]] = field(default_factory=list, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "repo": self.repo,
+            "ok": self.ok,
+            "error": self.error,
+            "synced": self.synced,
+            "written": self.written,
+            "new": self.new,
+            "unchanged": self.unchanged,
+            "pdfs_made": self.pdfs_made,
+            "checked": self.checked,
+        }
 
 
 def closed_days(repo: RepoConfig, now: datetime, count: int) -> list[date]:
@@ -58,13 +75,17 @@ def closed_days(repo: RepoConfig, now: datetime, count: int) -> list[date]:
 
 
 def _save(report: Report, folder: Path, reports_dir: Path, outcome: RepoOutcome) -> None:
-    from tidings.report_files import save_report
+    from tidings.report_files import report_name, save_report
 
+    existed = (folder / f"{report_name(report)}.json").is_file()
     saved = save_report(report, folder, if_changed=True)
     name = str(saved.json_path.relative_to(reports_dir))
     outcome.checked.append(name)
     if saved.written:
         outcome.written.append(name)
+        if not existed:  # a changed report (a late comment) is not news
+            outcome.new.append(name)
+            outcome.new_reports.append((name, report))
     else:
         outcome.unchanged += 1
 
@@ -265,11 +286,12 @@ def github_syncer(
     now: datetime,
     days: int,
     full_history: bool = False,
+    lookback: int | None = None,
     progress: Progress | None = None,
 ) -> Syncer:
     """The GitHub sync of `tidings run` and of a queue job: each repository on its token
     (round-robin by name over the budget's tokens), all of them on `budget`; a first sync
-    bounded by `[run] first_sync_days` unless `full_history`."""
+    bounded by `lookback` days (None: `[run] first_sync_days`) unless `full_history`."""
     from tidings.sources.github.client import GitHubClient
     from tidings.sources.github.sync import sync_repository
 
@@ -279,7 +301,7 @@ def github_syncer(
     def run_sync(store: Store, repo: RepoConfig) -> Any:
         since = None
         if not full_history and never_synced(store, repo.name):
-            since = first_sync_start(repo, now, cfg.run.first_sync_days, days)
+            since = first_sync_start(repo, now, lookback or cfg.run.first_sync_days, days)
         token = budget.token_for(positions.get(repo.name.lower(), 0))
         with GitHubClient(
             github.api_url,
@@ -310,9 +332,41 @@ def _shareable(store: Store) -> bool:
     return not (store.dialect == "sqlite" and url.database in (None, "", ":memory:"))
 
 
-def _sync_summary(result: Any) -> str:
+def _sync_summary(result: Any) -> dict[str, int]:
     data = result.to_dict() if hasattr(result, "to_dict") else result
     if not isinstance(data, dict):
-        return ""
-    parts = [f"{k} {v}" for k, v in data.items() if isinstance(v, int) and v]
-    return ", ".join(parts[:4])
+        return {}
+    return {k: v for k, v in data.items() if isinstance(v, int) and not isinstance(v, bool)}
+
+
+def notify_new(
+    cfg: Config, outcomes: list[RepoOutcome], token: str | None = None
+) -> list[Delivery]:
+    """The notify hook of a run: announce each repository's new reports (delivery.due picks
+    which) to [notify] urls, and publish them as discussions when [notify.discussion] asks
+    (with `token`). Never raises: a failed delivery is in the list, and the reports stand
+    whatever happens to the messages."""
+    settings = cfg.notify
+    if not settings.urls and settings.discussion is None:
+        return []
+    from tidings.delivery import due, message, publish_discussions, send
+
+    messages, discuss = [], []
+    for outcome in outcomes:
+        lang = cfg.repo(outcome.repo).language
+        for report in due(outcome.new_reports, settings, lang):
+            messages.append(message(report, cfg.site.base_url))
+        if settings.discussion is not None:
+            discuss += due(outcome.new_reports, settings, lang, settings.discussion.kinds)
+    try:
+        sent = send(messages, settings)
+        if settings.discussion is not None and token:
+            sent += publish_discussions(
+                discuss, settings.discussion, cfg.github, token, cfg.site.base_url
+            )
+        return sent
+    except Exception as exc:  # a bug in a notification plugin must not cost the reports
+        from tidings.delivery import Delivery
+        from tidings.errors import redact
+
+        return [Delivery("notify", "all", False, redact(f"{type(exc).__name__}: {exc}"))]

@@ -333,4 +333,5 @@ def import_snapshot(store: Store, path: str | os.PathLike[str]) -> SnapshotCount
                 write_records(store, conn, repo_id, batch)
                 batch = []
         write_records(store, conn, repo_id, batch)
+    store.refresh_planner()  # a large import leaves the planner's statistics stale
     return counts

@@ -201,6 +201,7 @@ CHANGE_TYPES = {
 }
 ACTOR_TYPES = ("User", "Bot", "Organization", "Mannequin")
 MAX_PR_FILES = 3000  # GitHub lists at most 3,000 files of a PR, in REST and in GraphQL
+DISCUSSION_BODY_MAX = 65536  # GitHub refuses a longer discussion body
 CONNECTION_LIMIT = 100
 RATE_LIMIT = 5000
 GHOST = {
@@ -432,6 +433,14 @@ class _Repo:
     # A PR's pull request record's own updated_at, where it lags its issue record's (the
     # item's `updated_at`): see FakeGitHub.split_update_times.
     pull_updated: dict[int, datetime] = field(default_factory=dict)
+    # Discussions: the categories (name -> node id) and the discussions created, oldest first.
+    discussion_categories: dict[str, str] = field(default_factory=dict)
+    discussions: list[dict[str, Any]] = field(default_factory=list)
+    # What else GitHub's repository object carries: a push or a star changes it, and so its
+    # ETag, so the sync's conditional GET /repos/{owner}/{name} is a paid 200 again.
+    pushed_at: datetime | None = None
+    stars: int = 0
+    starred_at: datetime | None = None
 
     @property
     def full_name(self) -> str:
@@ -913,6 +922,20 @@ class FakeGitHub:
         if isinstance(repo, int):
             return None, (repo, *rest[:-1])
         return repo, rest
+
+    def push(self, repo: str | None = None) -> None:
+        """A push to the repository at the clock: its `pushed_at` and `updated_at` move, so its
+        REST object (and ETag) changes, as on GitHub, where any push, star or settings change
+        makes the next conditional GET /repos/{owner}/{name} a paid 200."""
+        with self._lock:
+            self._repo(repo).pushed_at = self.clock
+
+    def star(self, repo: str | None = None) -> None:
+        """Someone stars the repository: `stargazers_count` and `updated_at` change."""
+        with self._lock:
+            data = self._repo(repo)
+            data.stars += 1
+            data.starred_at = self.clock
 
     def update_item(
         self, repo: str | int | None, number: int | None = None, /, **fields: Any
@@ -1599,6 +1622,12 @@ class FakeGitHub:
             "pulls_url": f"{api}/pulls{{/number}}",
             "issue_comment_url": f"{api}/issues/comments{{/number}}",
             "default_branch": record.default_branch,
+            "pushed_at": _iso(repo.pushed_at),
+            "updated_at": _iso(
+                max((t for t in (repo.pushed_at, repo.starred_at) if t), default=None)
+            ),
+            "stargazers_count": repo.stars,
+            "watchers_count": repo.stars,
             "has_issues": True,
             "archived": False,
             "disabled": False,
@@ -2093,12 +2122,81 @@ class FakeGitHub:
         def nodes(info: GraphQLResolveInfo, ids: list[str]) -> list[dict[str, Any] | None]:
             return [self._gql_node(ctx, x) for x in ids]
 
+        def create_discussion(info: GraphQLResolveInfo, input: dict[str, Any]) -> dict[str, Any]:
+            return {
+                "clientMutationId": input.get("clientMutationId"),
+                "discussion": self._create_discussion(input),
+            }
+
         return {
             "repository": repository,
             "rateLimit": rate_limit,
             "viewer": _gql_actor("tidings-test", "User"),
             "node": node,
             "nodes": nodes,
+            "createDiscussion": create_discussion,  # the Mutation root shares this value
+        }
+
+    # -- discussions -----------------------------------------------------------------------------
+
+    def add_discussion_categories(self, repo: str, *names: str) -> None:
+        """Give `repo` discussion categories (GitHub makes them in the repository settings)."""
+        with self._lock:
+            target = self._repos[repo.lower()]
+            for name in names:
+                target.discussion_categories[name] = _node_id(
+                    "DIC", _stable_int(repo.lower(), name)
+                )
+
+    def discussions(self, repo: str) -> list[dict[str, Any]]:
+        """The discussions created in `repo`, oldest first: title, body, category, number, url."""
+        with self._lock:
+            return [dict(d) for d in self._repos[repo.lower()].discussions]
+
+    def _create_discussion(self, data: dict[str, Any]) -> dict[str, Any]:
+        repo = next(
+            (x for x in self._repos.values() if x.record.github_id == data["repositoryId"]), None
+        )
+        if repo is None:
+            raise _not_found(
+                f"Could not resolve to a node with the global id of '{data['repositoryId']}'"
+            )
+        names = {v: k for k, v in repo.discussion_categories.items()}
+        if data["categoryId"] not in names:
+            raise _not_found(
+                f"Could not resolve to a node with the global id of '{data['categoryId']}'"
+            )
+        if not data["title"].strip() or not data["body"].strip():
+            raise GraphQLError("Title can't be blank; Body can't be blank")
+        if len(data["body"]) > DISCUSSION_BODY_MAX:
+            raise GraphQLError(f"Body is too long (maximum is {DISCUSSION_BODY_MAX} characters)")
+        number = 10_000 + len(repo.discussions) + 1
+        discussion = {
+            "id": _node_id("D", _stable_int(repo.full_name, number)),
+            "number": number,
+            "title": data["title"],
+            "body": data["body"],
+            "category": names[data["categoryId"]],
+            "url": f"{repo.html_url}/discussions/{number}",
+            "createdAt": _iso(datetime.now(UTC)),
+        }
+        repo.discussions.append(discussion)
+        return self._gql_discussion(repo, discussion)
+
+    def _gql_discussion(self, repo: _Repo, d: dict[str, Any]) -> dict[str, Any]:
+        category = d["category"]
+        return {
+            "__typename": "Discussion",
+            "id": d["id"],
+            "number": d["number"],
+            "title": d["title"],
+            "url": d["url"],
+            "createdAt": d["createdAt"],
+            "category": {
+                "id": repo.discussion_categories[category],
+                "name": category,
+                "slug": re.sub(r"[^a-z0-9]+", "-", category.lower()).strip("-"),
+            },
         }
 
     def _gql_node(self, ctx: _Context, node_id: str) -> dict[str, Any] | None:
@@ -2175,9 +2273,31 @@ class FakeGitHub:
             "pullRequest": pull_request,
             "issue": issue,
             "issueOrPullRequest": issue_or_pr,
+            "discussionCategories": lambda info, **args: {
+                "nodes": [
+                    {
+                        "id": node_id,
+                        "name": name,
+                        "slug": re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-"),
+                    }
+                    for name, node_id in repo.discussion_categories.items()
+                ][: args.get("first") or 100],
+                "totalCount": len(repo.discussion_categories),
+            },
+            "discussions": lambda info, **args: self._gql_discussions(repo, args),
             "issues": items("issue"),
             "pullRequests": items("pr"),
         }
+
+    def _gql_discussions(self, repo: _Repo, args: dict[str, Any]) -> dict[str, Any]:
+        rows = [self._gql_discussion(repo, d) for d in repo.discussions]
+        if args.get("categoryId"):
+            rows = [d for d in rows if d["category"]["id"] == args["categoryId"]]
+        # Oldest first as created; DESC (GitHub's default) is newest first.
+        order = args.get("orderBy") or {"direction": "DESC"}
+        if order.get("direction", "DESC") == "DESC":
+            rows.reverse()
+        return {"nodes": rows[: args.get("first") or 100], "totalCount": len(rows)}
 
     def _gql_item_connection(
         self,

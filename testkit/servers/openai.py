@@ -13,6 +13,9 @@ every tidings task correctly from those facts (`correct_answer`). Tests script w
 - Actions: "ok", `Malformed()`, `Status(code, retry_after=None)`, `Hang(seconds)` (then
   answers normally, long after the client gave up), `Reply(content)`, `Edit(fn)` (fn(answer)
   -> answer, for one request).
+- `violate(task, times=1)`: the next `times` answers to that task (e.g. "weekly_risks") each
+  add, to every text they write, a sentence citing #999999 (no such item): what tidings'
+  guard must reject, and regenerate. The answer after that is correct again.
 - `formats`: the structured-output modes it accepts; others get a 400 naming response_format.
 - `latency`: seconds before every answer (the benchmark's "model answering in 1 s").
 - Log: `requests` (each with its parsed body and headers), `calls`, `prompt_tokens`,
@@ -89,6 +92,11 @@ def data_of(body: dict[str, Any]) -> dict[str, Any] | None:
     return None
 
 
+def _cite(number: int, login: str | None) -> str:
+    """ "#12 by @alice": the citations tidings' guard verifies against the facts."""
+    return f"#{number}" + (f" by @{login}" if login else "")
+
+
 def correct_answer(body: dict[str, Any]) -> Answer:
     """What a careful model would answer: plain sentences citing only the given facts."""
     data = data_of(body) or {}
@@ -99,12 +107,22 @@ def correct_answer(body: dict[str, Any]) -> Answer:
             files = card.get("files") or []
             where = f", mostly in {files[0]['path']}" if files else ""
             summary = f"Model: changes {card['size']['changed_files']} files{where}."
+            why = f"Model: {_cite(card['number'], card.get('author'))} matters to its area."
+            tags = [t["tag"] for t in card.get("risk_tags") or []]
+            if tags:
+                why = f"Model: {_cite(card['number'], card.get('author'))} fired {tags[0]}."
             notes = []
             if card.get("body"):
                 quote = card["body"][:40].rsplit(" ", 1)[0] or card["body"][:40]
                 notes.append({"text": "Model: the description explains it.", "evidence": quote})
             items.append(
-                {"number": card["number"], "summary": summary, "importance": 1, "notes": notes}
+                {
+                    "number": card["number"],
+                    "summary": summary,
+                    "why": why,
+                    "importance": 1,
+                    "notes": notes,
+                }
             )
         return {"items": items}
     if task == "hot_cards":
@@ -127,6 +145,9 @@ def correct_answer(body: dict[str, Any]) -> Answer:
             )
         return {"items": items}
     facts = data.get("facts", {})
+    weekly = _weekly_answer(task, facts)
+    if weekly is not None:
+        return weekly
     if task == "summary":
         stats = facts["stats"]
         text = f"Model: {stats['new_prs']} new PRs and {stats['merged_prs']} merged PRs."
@@ -147,6 +168,106 @@ def correct_answer(body: dict[str, Any]) -> Answer:
     else:
         text = "Model: nothing to say."
     return {"text": text}
+
+
+def _weekly_answer(task: str | None, facts: dict[str, Any]) -> Answer | None:
+    """The weekly sections: themes with their PRs, risks from tags and threads, keyed texts."""
+    if task == "weekly_highlights":
+        groups: dict[str, list[dict[str, Any]]] = {}
+        for pr in facts["prs"]:
+            groups.setdefault((pr["labels"] or ["general"])[0], []).append(pr)
+        themes = []
+        for name, prs in list(groups.items())[:7]:
+            led = " and ".join(f"#{p['number']}" for p in prs[:2])
+            themes.append(
+                {
+                    "theme": f"Model: {name} work",
+                    "text": f"Model: led by {led}.",
+                    "numbers": [p["number"] for p in prs],
+                }
+            )
+        return {"themes": themes}
+    if task == "weekly_risks":
+        items = []
+        for pr in facts["prs"]:
+            tags = [t["tag"] for t in pr["risk_tags"]]
+            text = f"Model: {_cite(pr['number'], pr.get('author'))} fired {', '.join(tags)}."
+            quiet = [t for t in pr["review_threads"] if not t["outdated"] and t["login"]]
+            if quiet:
+                text += (
+                    f" @{quiet[0]['login']} raised a point on {quiet[0]['path']} and no later "
+                    "commit touched it."
+                )
+            items.append(
+                {
+                    "number": pr["number"],
+                    "observation": text,
+                    "follow_up": f"Model: a regression test for #{pr['number']} would close it.",
+                }
+            )
+        return {"items": items}
+    if task == "weekly_exec":
+        text = (
+            f"Model: {facts['merged_prs']} PRs were merged this week, against "
+            f"{facts['previous_week_merged_prs']} the week before."
+        )
+        if facts["risk_tags_fired"]:
+            text += f" The most frequent risk tag is {next(iter(facts['risk_tags_fired']))}."
+        return {"text": text}
+    if task == "weekly_themes":
+        return {
+            "items": [
+                {
+                    "key": t["key"],
+                    "text": f"Model: {t['name']} moved, led by #{t['prs'][0]['number']}.",
+                }
+                for t in facts["themes"]
+            ]
+        }
+    if task == "weekly_trends":
+        top = facts["changed_lines_by_directory"][0]["name"]
+        return {"text": f"Model: the code churned most in {top}."}
+    if task == "weekly_tracks":
+        items = []
+        for t in facts["tracks"]:
+            lead = f" led by #{t['items'][0]['number']}" if t["items"] else ""
+            items.append({"key": t["key"], "text": f"Model: {t['title']} moved{lead}."})
+            items += [
+                {"key": x["key"], "text": f"Model: #{x['number']} is still {x['state']}."}
+                for x in t["items"]
+                if "key" in x
+            ]
+        return {"items": items}
+    if task == "weekly_follow_ups":
+        items = []
+        for g in facts["groups"]:
+            cited = " and ".join(f"#{x['number']}" for x in g["items"][:2])
+            items.append(
+                {"key": g["key"], "text": f"Model: {g['reason']} on {cited} is worth closing."}
+            )
+        return {"items": items}
+    return None
+
+
+VIOLATION = " Model: this also fixes #999999."
+
+
+def violating(answer: Answer) -> Answer:
+    """The answer with a sentence citing #999999 added to every text it writes."""
+    fields = ("summary", "why", "text", "observation", "follow_up", "core_topic", "status")
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, dict):
+            return {
+                k: (v + VIOLATION if k in fields and isinstance(v, str) else walk(v))
+                for k, v in node.items()
+            }
+        if isinstance(node, list):
+            return [walk(x) for x in node]
+        return node
+
+    out: Answer = walk(answer)
+    return out
 
 
 class _Server(LoopbackServer):
@@ -192,6 +313,7 @@ class FakeOpenAI:
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
         self._stopping = threading.Event()
+        self._violations: dict[str, int] = {}
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -231,6 +353,10 @@ class FakeOpenAI:
     def script(self, *actions: Action) -> None:
         with self._lock:
             self._script.extend(actions)
+
+    def violate(self, task: str, times: int = 1) -> None:
+        with self._lock:
+            self._violations[task] = self._violations.get(task, 0) + times
 
     @property
     def calls(self) -> int:
@@ -292,6 +418,12 @@ class FakeOpenAI:
             answer = self.responder(body)
             if isinstance(action, Edit):
                 answer = action.fn(answer)
+            with self._lock:
+                left = self._violations.get(entry.task or "", 0)
+                if left:
+                    self._violations[entry.task or ""] = left - 1
+            if left:
+                answer = violating(answer)
             if self.transform is not None:
                 answer = self.transform(body, answer)
             content = json.dumps(answer, ensure_ascii=False)

@@ -245,7 +245,8 @@ def test_guard_drops_sentences_citing_what_the_facts_lack(store, repo_config, ll
         return answer
 
     llm.transform = invent
-    r = report(store, repo_config, make_analyst(llm, store))
+    analyst = make_analyst(llm, store)
+    r = report(store, repo_config, analyst)
     text = render_daily_markdown(r)
     for lie in ("99999", "ghost-writer", "7777", "imaginary", "9.9.9"):
         assert lie not in text
@@ -254,9 +255,17 @@ def test_guard_drops_sentences_citing_what_the_facts_lack(store, repo_config, ll
     assert all(k.what_changed.by == "llm" for k in r.key_changes)
     run = r.provenance.llm
     assert run is not None
-    pr_cards = len(llm.cards_sent("pr_cards"))
-    hot_cards = len(llm.cards_sent("hot_cards"))
-    sections = llm.calls - 2
+    # This model lies every time: each answer was asked for once more with the guard's
+    # objections (naming what it cited), and the lies of the second answer were dropped.
+    assert llm.calls % 2 == 0 and analyst.usage().regenerations == llm.calls // 2
+    again = [r for r in llm.requests if len(r.body["messages"]) == 4]
+    assert len(again) == llm.calls // 2
+    for request in again:
+        objection = request.body["messages"][3]["content"]
+        assert ("#99999" if request.task in ("pr_cards", "hot_cards") else "9.9.9") in objection
+    pr_cards = len(llm.cards_sent("pr_cards")) // 2
+    hot_cards = len(llm.cards_sent("hot_cards")) // 2
+    sections = llm.calls // 2 - 2
     assert run.dropped_sentences == 2 * (pr_cards + hot_cards) + sections
     check(text)
 
@@ -280,8 +289,11 @@ def test_notes_need_evidence_quoted_from_the_card(store, repo_config, llm):
             ]
         return answer
 
-    llm.script(Edit(fake_quote))
+    # The first answer and its regeneration both quote what the card does not hold.
+    llm.script(Edit(fake_quote), Edit(fake_quote))
     r = report(store, repo_config, make_analyst(llm, store))
+    assert llm.tasks()[:2] == ["pr_cards", "pr_cards"]
+    assert "quotes no text of the card" in llm.requests[1].body["messages"][-1]["content"]
     assert all(k.notes == [] for k in r.key_changes)
     assert r.provenance.llm is not None and r.provenance.llm.dropped_sentences >= 1
 
@@ -669,7 +681,8 @@ def test_prompt_injection_in_an_issue_body_never_becomes_the_reports_words(store
 
     model_text = " ".join(p.text for p in all_prose(r) if p.by == "llm")
     assert model_text  # the model's true sentences stay
-    for word in ("evil.sh", "curl", "SECURITY ALERT", "#4215", "4215", "example.com", "ontact"):
+    # (#4215 is a PR of the day: the model may cite it, never as the body's "duplicate".)
+    for word in ("evil.sh", "curl", "SECURITY ALERT", "duplicates", "example.com", "ontact"):
         assert word not in model_text, word
     thread = next(d for d in r.hot_discussions if d.item.number == 4223)
     lin = next(v for v in thread.viewpoints if v.login == "lin-qiao")

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from benchmarks.sync import SCENARIOS, render, run_benchmark
+from benchmarks.sync import SCENARIOS, TOOLS, render, run_benchmark
 
 
 @pytest.mark.slow
@@ -19,22 +19,29 @@ def test_quick_benchmark_reports_every_figure() -> None:
     assert results["quick"] is True and results["latency"] == 0.0
     assert results["records"]["item"] == 180
     runs = {(r["tool"], r["scenario"]): r for r in results["runs"]}
-    assert set(runs) == {(tool, s) for tool in ("tidings", "baseline") for s in SCENARIOS}
+    assert set(runs) == {(tool, s) for tool in TOOLS for s in SCENARIOS}
     for run in runs.values():
         assert run["requests"] > 0
         assert run["elapsed"] > 0
         assert run["cpu"] >= 0
         assert isinstance(run["peak_memory"], int) and run["peak_rss"] >= run["peak_memory"]
         assert 0 <= run["not_modified"] <= run["requests"]
-    # The baseline makes at least one request per item and three more per PR, every time.
-    base_full = runs[("baseline", "full")]
-    assert base_full["requests"] >= 180 + 3 * 140
-    assert base_full["detail"]["items"] == 180
-    assert runs[("baseline", "unchanged")]["not_modified"] == 0
-    # The ten changed items are what the baseline re-reads.
-    assert runs[("baseline", "changed")]["detail"]["items"] == 10
-    for scenario in SCENARIOS:
-        assert set(results["ratios"][scenario]) == {"requests", "non_304_requests", "time"}
+    # The fair REST plan: two requests per PR (reviews, files) on top of the repository-wide
+    # listings (2 pages of issues, and the comment listings); one more per PR with /pulls/{n}.
+    rest, pulls = runs[("rest", "full")], runs[("rest+pulls", "full")]
+    assert 2 * 140 < rest["requests"] < 2 * 140 + 40
+    assert pulls["requests"] == rest["requests"] + 140
+    assert rest["detail"]["items"] == 180
+    assert rest["detail"]["comments"] == results["records"]["comment"]
+    assert runs[("rest", "unchanged")]["not_modified"] == 0
+    # The ten changed items are what the REST plans re-read.
+    assert runs[("rest", "changed")]["detail"]["items"] == 10
+    for plan in ("rest", "rest+pulls"):
+        for scenario in SCENARIOS:
+            ratio = results["ratios"][plan][scenario]
+            assert set(ratio) == {"requests", "non_304_requests", "time"}
+    # The push before the changed scenario makes tidings' repository call a paid 200.
+    assert results["repository_call"] == {"full": 200, "changed": 200, "unchanged": 304}
     assert set(results["targets"]) and all(isinstance(v, bool) for v in results["targets"].values())
     assert results["checks"] == {
         "store equals the served week after the full sync": True,
@@ -69,9 +76,13 @@ def test_render_prints_the_table_and_verdicts() -> None:
         "runs": [
             {**run, "tool": tool, "scenario": scenario, "detail": {}}
             for scenario in SCENARIOS
-            for tool in ("tidings", "baseline")
+            for tool in TOOLS
         ],
-        "ratios": {s: {"requests": 1.0, "non_304_requests": None, "time": 0.5} for s in SCENARIOS},
+        "ratios": {
+            plan: {s: {"requests": 1.0, "non_304_requests": None, "time": 0.5} for s in SCENARIOS}
+            for plan in TOOLS[1:]
+        },
+        "repository_call": {"full": 200, "changed": 200, "unchanged": 304},
         "targets": {"full sync <= 300 requests": True, "no-change re-sync all 304": False},
         "checks": {"store equals the served week after the full sync": False},
         "check_notes": {"store equals the served week after the full sync": "2 records differ"},
@@ -84,4 +95,5 @@ def test_render_prints_the_table_and_verdicts() -> None:
     assert "PASS full sync <= 300 requests" in text
     assert "FAIL no-change re-sync all 304" in text
     assert "n/a" in text
+    assert "rest+pulls" in text and "changed 200" in text.replace("10 changed", "changed")
     assert "FAIL store equals the served week after the full sync: 2 records differ" in text

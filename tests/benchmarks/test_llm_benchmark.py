@@ -18,9 +18,14 @@ from benchmarks.llm import CONTEXT, render, run_benchmark
 def test_quick_llm_benchmark_reports_every_figure() -> None:
     results = run_benchmark(quick=True, concurrency=8)
     json.dumps(results)  # machine-readable as is
-    windows = {w["window"].split(" 2")[0]: w for w in results["windows"]}
-    assert set(windows) == {"demo day", "generated day", "generated week"}
-    for w in windows.values():
+    both = {(w["config"], w["window"].split(" 2")[0]): w for w in results["windows"]}
+    names = {"demo day", "generated day", "generated week"}
+    assert set(both) == {(config, name) for config in ("default", "heavy") for name in names}
+    # The heavy config asks for more (10 key changes a day and a topic track, no budget).
+    day = {config: both[(config, "generated day")]["fresh"] for config in ("default", "heavy")}
+    assert day["heavy"]["prompt_tokens"] > day["default"]["prompt_tokens"]
+    windows = {name: w for (config, name), w in both.items() if config == "heavy"}
+    for w in both.values():
         fresh, rerun, base = w["fresh"], w["rerun"], w["baseline"]
         assert fresh["calls"] > 0 and fresh["prompt_tokens"] > 0 and fresh["completion_tokens"] > 0
         assert fresh["fallbacks"] == 0

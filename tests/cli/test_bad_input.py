@@ -456,7 +456,7 @@ def _invocations(tmp_path: Path, db: str) -> dict[str, tuple[list[str], int, tup
     return {
         # usage: the command line or the config file is wrong as written
         "unknown option": (["repos", "--colour"], 2, ("--colour", "--help")),
-        "missing argument": (["stats"], 2, ("Missing argument",)),
+        "missing argument": (["export"], 2, ("Missing argument",)),
         "option below its minimum": (
             ["stats", REPO, "--date", "2026-02-24", "--depth", "0"],
             2,

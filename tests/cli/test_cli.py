@@ -222,7 +222,7 @@ def _failures(tmp_path: Path, db: str) -> dict[str, tuple[list[str], tuple[str, 
         "bad week": (["stats", "acme/widgets", "--week", "2025-W53"], ("not an ISO week",)),
         "no window": (["stats", "acme/widgets"], ("--date", "--week")),
         "bad repo name": (["stats", "widgets", "--date", "2026-02-24"], ("OWNER/REPO",)),
-        "missing argument": (["stats"], ("Missing argument", "--help")),
+        "missing argument": (["export"], ("Missing argument", "--help")),
         "unknown option": (["repos", "--colour"], ("--colour", "--help")),
         "unknown repo for report": (
             ["report", "daily", "nobody/here", "--date", "2026-02-24"],

@@ -28,6 +28,7 @@ from tidings.site.build import build_site, risk_counts
 from tidings.site.serve import make_server
 from tidings.snapshot import import_snapshot
 from tidings.store import Store
+from tidings.words.weekly import tag_name
 
 NOW = datetime(2026, 3, 20, tzinfo=UTC)
 DAYS = ["2026-03-09", "2026-03-10", "2026-03-11", "2026-03-12"]
@@ -93,16 +94,26 @@ def test_one_new_report_touches_only_the_files_that_changed(tmp_path: Path, repo
     write_reports(src, reports, [(DAYS[3], "en")])
     third = build_site(src, out, SiteConfig(), pdf=False)
     base = f"{PROJECT}/daily/{DAYS[3]}.en"
-    assert sorted(third.written) == sorted(
+    pages = [rel for rel in third.written if not rel.startswith("pagefind/")]
+    assert sorted(pages) == sorted(
         [
             f"{base}.html",
             f"{base}.md",
             f"{base}.json",
+            f"{PROJECT}/daily/{DAYS[2]}.en.html",  # its "next" link now leads to the new day
             f"{PROJECT}/index.html",  # lists it, and its chart has a new day
+            f"{PROJECT}/archive/2026-03.html",  # its month's calendar links the day
+            f"{PROJECT}/feed.en.xml",  # the English feed, not the Chinese one
             f"{PROJECT}/feed.xml",
+            "feed.xml",  # the site's feed
             "index.html",  # the latest date changed
             ".tidings-site.json",  # the build's own record of page and PDF inputs
         ]
+    )
+    # The search index is made again (Pagefind's files are named by their content: the
+    # old ones go), and only because a page changed.
+    assert len(third.written) > len(pages) and all(
+        rel.startswith("pagefind/") for rel in third.removed
     )
     # Its zh twin arriving also changes the en page, which now links to it.
     write_reports(src, reports, [(DAYS[3], "zh")])
@@ -141,7 +152,10 @@ def test_activity_and_label_charts_match_the_reports(tmp_path: Path, reports) ->
     src, out = tmp_path / "reports", tmp_path / "site"
     write_reports(src, reports, [(d, "en") for d in DAYS])
     build_site(src, out, SiteConfig(), pdf=False)
-    page = (out / PROJECT / "index.html").read_text("utf-8")
+    whole = (out / PROJECT / "index.html").read_text("utf-8")
+    # Each chart is drawn wide and narrow (CSS shows one): the wide drawings are checked.
+    page = "".join(re.findall(r'<svg class="chart chart-wide".*?</svg>', whole, re.S))
+    assert whole.count("chart chart-narrow") == whole.count("chart chart-wide") == 2
     # One point per series per day with a report; the point's tooltip is "DAY VALUE".
     for day in DAYS:
         s = reports[(day, "en")].stats
@@ -183,7 +197,8 @@ def test_weekly_reports_dispatch_on_kind_with_risk_chart(
     # The risk chart's bars are the weekly reports' own risk-tag counts.
     for week, weekly in weeklies.items():
         for row in weekly.executive_summary.by_risk_tag:
-            assert f"<title>2026-W{week} {row.name} {row.count}</title>" in project
+            name = tag_name("en", row.name)  # the reader's words, not core_path
+            assert f"<title>2026-W{week} {name} {row.count}</title>" in project
     assert "No weekly report with risk tags yet." not in project
     page = (out / PROJECT / "weekly" / "2026-W11.en.html").read_text("utf-8")
     parsed = parse_page(page)
@@ -193,7 +208,7 @@ def test_weekly_reports_dispatch_on_kind_with_risk_chart(
         assert f"https://github.com/{PROJECT}/pull/{pr.item.number}" in parsed.hrefs
     md = (out / PROJECT / "weekly" / "2026-W11.en.md").read_text("utf-8")
     assert md.startswith("# RapidInfer weekly report: 2026 week 11")
-    feed = (out / PROJECT / "feed.xml").read_text("utf-8")
+    feed = (out / PROJECT / "feed.en.xml").read_text("utf-8")
     assert feed.count("<entry>") == 3 and "tidings-weekly-2026-W10-en" in feed
 
 
@@ -369,6 +384,9 @@ def test_cli_run_against_fake_github_one_repo_failing(
         data = json.loads(out)
         widgets, missing = data["repositories"]
         assert widgets["ok"] and not missing["ok"] and "acme/missing" in missing["error"]
+        # Objects, not preformatted strings: the sync's counts by name.
+        assert widgets["synced"]["items"] >= 2 and widgets["synced"]["requests"] > 0
+        assert sorted(widgets["new"]) == sorted(widgets["written"]) and not data["ok"]
         daily = [p for p in widgets["written"] if "/daily/" in p]
         assert len(daily) == 2  # ... and acme/widgets still got its reports
         assert data["site"]["reports"] == len(widgets["written"])
@@ -393,4 +411,5 @@ def test_a_hostile_repo_url_never_becomes_a_site_link(tmp_path: Path, reports) -
     report_page = parse_page(
         (tmp_path / "s" / PROJECT / "daily" / f"{DAYS[0]}.en.html").read_text("utf-8")
     )
-    assert f"https://github.com/{PROJECT}" in report_page.hrefs  # "View on GitHub" still works
+    # "This window on GitHub" still works, from the repository's name.
+    assert [h for h in report_page.hrefs if h.startswith(f"https://github.com/{PROJECT}/pulls?q=")]

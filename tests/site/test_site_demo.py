@@ -20,7 +20,7 @@ import threading
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import quote, urljoin, urlsplit
 
 import pytest
 
@@ -177,8 +177,10 @@ def test_every_page_loads_cleanly_and_every_internal_link_resolves(
                     queue.append(target)
     finally:
         visit.close()
-    # Home, the project page and a page per report (12 days x 2 languages, and the weeks).
-    assert len(seen) == 2 + len(demo_reports(site.parent))
+    # Home, search, the project page, its month page and a page per report (12 days x 2
+    # languages, and the weeks): every page the site has.
+    assert len(seen) == 4 + len(demo_reports(site.parent))
+    assert len(seen) == len(list(site.glob("**/*.html")))
     assert checked_links > 24 * 10  # nav, downloads and contents of every report page
 
 
@@ -190,8 +192,12 @@ def test_report_page_has_the_sites_links_and_downloads(
         visit.go(f"{base_url}{REPO_DIR}/daily/{DAY}.en.html")
         back = visit.page.get_by_role("link", name="« Back to RapidInfer Reports")
         assert back.get_attribute("href") == "../index.html"
-        github = visit.page.get_by_role("link", name="View on GitHub")
-        assert github.get_attribute("href") == "https://github.com/tidings-demo/rapidinfer"
+        # The window's merged PRs on GitHub (its UTC span, end exclusive), not the repo root.
+        github = visit.page.get_by_role("link", name="This window on GitHub")
+        query = "is:pr merged:2026-03-10T01:00:00+00:00..2026-03-11T00:59:59+00:00"
+        assert github.get_attribute("href") == (
+            "https://github.com/tidings-demo/rapidinfer/pulls?q=" + quote(query, safe="")
+        )
         for name, suffix in [("Markdown", ".md"), ("PDF", ".pdf"), ("JSON", ".json")]:
             href = visit.page.get_by_role("link", name=name, exact=True).get_attribute("href")
             assert href == f"{DAY}.en{suffix}"
@@ -340,21 +346,31 @@ def test_hostile_text_is_inert_in_the_pdf(hostile_site: Path) -> None:
 
 
 def test_hostile_text_is_inert_in_the_feed(hostile_site: Path) -> None:
-    root = ET.parse(hostile_site / REPO_DIR / "feed.xml").getroot()
-    entries = root.findall(f"{ATOM}entry")
-    assert len(entries) == 2
-    for entry in entries:
-        summary = entry.find(f"{ATOM}summary")
-        assert summary is not None and summary.get("type") in (None, "text")
-        assert SCRIPT in (summary.text or "")  # plain text, shown as such by readers
-        assert list(summary) == []  # no child elements smuggled in
-    assert "<script" not in (hostile_site / REPO_DIR / "feed.xml").read_text("utf-8")
+    # A feed per language (one report each), the project's and the site's (the report once).
+    feeds = {"feed.zh.xml": 1, "feed.en.xml": 1, "feed.xml": 1}
+    paths = {hostile_site / REPO_DIR / name: n for name, n in feeds.items()}
+    paths[hostile_site / "feed.xml"] = 1
+    for path, count in paths.items():
+        root = ET.parse(path).getroot()
+        entries = root.findall(f"{ATOM}entry")
+        assert len(entries) == count, path
+        for entry in entries:
+            summary = entry.find(f"{ATOM}summary")
+            assert summary is not None and summary.get("type") in (None, "text")
+            assert SCRIPT in (summary.text or "")  # plain text, shown as such by readers
+            assert list(summary) == []  # no child elements smuggled in
+        assert "<script" not in path.read_text("utf-8")
 
 
 def test_hostile_html_has_no_markup_from_the_data(hostile_site: Path) -> None:
     for path in hostile_site.rglob("*.html"):
         page = parse_page(path.read_text("utf-8"))
-        assert not [t for t, _ in page.tags if t in {"script", "img", "iframe", "object"}], path
+        foreign = [(t, a) for t, a in page.tags if t in {"script", "img", "iframe", "object"}]
+        if path == hostile_site / "search.html":
+            # The search page's own two scripts: Pagefind's, from the site, and its start.
+            assert foreign == [("script", {"src": "pagefind/pagefind-ui.js"}), ("script", {})]
+            continue
+        assert not foreign, path
         for tag, attrs in page.tags:
             assert not [a for a in attrs if a.startswith("on")], (path, tag, attrs)
         for href in page.hrefs:
@@ -431,29 +447,39 @@ def test_pdf_keeps_links_and_has_page_headers(site: Path) -> None:
         assert f"{page}/{pages}" in text.replace(" ", "")  # pdftotext drops the spaces
 
 
-def test_feed_is_atom_with_one_entry_per_report_and_stable_ids(site: Path, demo: Path) -> None:
-    feed = site / REPO_DIR / "feed.xml"
-    root = ET.parse(feed).getroot()
-    assert root.tag == f"{ATOM}feed"
-    entries = root.findall(f"{ATOM}entry")
+def test_feeds_are_atom_with_one_entry_per_report_and_stable_ids(site: Path, demo: Path) -> None:
     reports = demo_reports(demo)
-    assert len(entries) == len(reports) >= 24
-    ids = [e.findtext(f"{ATOM}id") for e in entries]
-    assert len(set(ids)) == len(reports)
-    for entry in entries:
-        for field in ("id", "title", "updated"):
-            assert entry.findtext(f"{ATOM}{field}"), field
-        href = entry.find(f"{ATOM}link").get("href")  # type: ignore[union-attr]
-        assert (feed.parent / href).is_file()
+    ids: dict[str, list[str]] = {}
+    names = ["feed.zh.xml", "feed.en.xml", "feed.xml"]
+    for name in names:
+        feed = site / REPO_DIR / name
+        root = ET.parse(feed).getroot()
+        assert root.tag == f"{ATOM}feed"
+        entries = root.findall(f"{ATOM}entry")
+        ids[name] = [e.findtext(f"{ATOM}id") or "" for e in entries]
+        for entry in entries:
+            for field in ("id", "title", "updated"):
+                assert entry.findtext(f"{ATOM}{field}"), field
+            href = entry.find(f"{ATOM}link").get("href")  # type: ignore[union-attr]
+            assert (feed.parent / href).is_file()
+    # Each language's feed has that language's reports; together, every report once.
+    assert len(ids["feed.zh.xml"]) == len(ids["feed.en.xml"]) == len(reports) // 2
+    assert len(set(ids["feed.zh.xml"] + ids["feed.en.xml"])) == len(reports) >= 24
+    # feed.xml (the address older versions published) has each report once, in the site's
+    # language: no report twice, as when it mixed both languages.
+    assert ids["feed.xml"] == ids["feed.en.xml"]
+    site_feed = ET.parse(site / "feed.xml").getroot().findall(f"{ATOM}entry")
+    assert [e.findtext(f"{ATOM}id") for e in site_feed] == ids["feed.en.xml"]
     # Stable: another build elsewhere, with a base URL, gives the same ids.
     other = build_site(
         demo, demo / "other-site", SiteConfig(base_url="https://example.org/r"), pdf=False
     )
     assert other.reports == len(reports)
-    again = ET.parse(demo / "other-site" / REPO_DIR / "feed.xml").getroot()
-    assert [e.findtext(f"{ATOM}id") for e in again.findall(f"{ATOM}entry")] == ids
-    link = again.find(f"{ATOM}entry/{ATOM}link").get("href")  # type: ignore[union-attr]
-    assert link.startswith("https://example.org/r/tidings-demo/rapidinfer/")
+    for name in names:
+        again = ET.parse(demo / "other-site" / REPO_DIR / name).getroot()
+        assert [e.findtext(f"{ATOM}id") for e in again.findall(f"{ATOM}entry")] == ids[name]
+        link = again.find(f"{ATOM}entry/{ATOM}link").get("href")  # type: ignore[union-attr]
+        assert link.startswith("https://example.org/r/tidings-demo/rapidinfer/")
 
 
 def test_rebuilding_the_demo_site_changes_no_file(demo: Path, site: Path) -> None:
@@ -474,3 +500,197 @@ def test_the_demo_makes_each_pdf_with_its_report_and_the_site_publishes_it(
         assert made.read_bytes().startswith(b"%PDF"), made
         published = site / REPO_DIR / report.parent.name / made.name
         assert published.read_bytes() == made.read_bytes(), published
+
+
+# -- a reader's day: navigation, search, feeds, a phone (#13) -------------------------------
+
+
+def _h1(visit: Visit) -> str:
+    return str(visit.page.locator("h1").inner_text())
+
+
+def test_reader_walks_home_project_month_day_week_and_next_day(
+    browser: object, base_url: str
+) -> None:
+    visit = Visit(browser)
+    try:
+        visit.go(base_url + "index.html")
+        # The home page's card: the latest daily and weekly, headline numbers, a sparkline.
+        card = visit.page.locator("ul.cards > li").first
+        assert "2026-03-13" in card.inner_text() and "2026-W11" in card.inner_text()
+        assert card.locator("svg.spark polyline").count() >= 1
+        card.get_by_role("link", name="RapidInfer", exact=True).click()
+        assert _h1(visit) == "RapidInfer Reports"
+        visit.page.locator("#archive").get_by_role("link", name="March 2026").click()
+        assert _h1(visit) == "RapidInfer reports, March 2026"
+        # The month's calendar: Monday first, each day with a report linked.
+        assert visit.page.locator("table.calendar th").first.inner_text() == "Mon"
+        visit.page.locator("table.calendar").get_by_role("link", name="10", exact=True).click()
+        assert _h1(visit) == f"RapidInfer development report - {DAY}"
+        visit.page.get_by_role("link", name="Week 2026-W11").click()
+        assert _h1(visit).startswith("RapidInfer weekly report: 2026 week 11")
+        days = visit.page.locator("nav.days a")
+        assert days.all_inner_texts() == [f"03-{d:02d}" for d in range(9, 14)]  # the reports
+        days.filter(has_text="03-10").click()
+        assert _h1(visit) == f"RapidInfer development report - {DAY}"
+        visit.page.locator("a[rel=next]").click()
+        assert _h1(visit) == "RapidInfer development report - 2026-03-11"
+        assert visit.page.locator("a[rel=prev]").get_attribute("href") == f"{DAY}.en.html"
+        # A heading's permalink is a link to its own section.
+        anchor = visit.page.locator("#appendix > h2 a.anchor")
+        assert anchor.get_attribute("href") == "#appendix"
+        assert visit.problems == []
+    finally:
+        visit.close()
+
+
+def _search(visit: Visit, base_url: str, query: str) -> list[str]:
+    """The pages (not sections) the site's search lists for `query`, as paths."""
+    visit.go(base_url + "search.html?q=" + quote(query))
+    visit.page.wait_for_selector(".pagefind-ui__result", timeout=15_000)
+    visit.page.wait_for_load_state("networkidle")
+    return _results(visit)
+
+
+def _results(visit: Visit) -> list[str]:
+    links = visit.page.eval_on_selector_all(
+        ".pagefind-ui__result-link", "els => els.map(e => e.getAttribute('href'))"
+    )
+    # A page's own link, not its sections' (#anchor) under it.
+    return [urlsplit(href).path.split("/", 1)[1] for href in links if "#" not in href]
+
+
+@pytest.mark.parametrize(
+    ("query", "day", "lang", "filter_name"),
+    [("恢复正常", "2026-03-12", "zh", "中文"), ("MI355X", "2026-03-13", "en", "English")],
+)
+def test_search_finds_the_report_in_chinese_and_english(
+    browser: object, base_url: str, site: Path, query: str, day: str, lang: str, filter_name: str
+) -> None:
+    # The word is in those days' reports only (a comment quoted in both languages;
+    # Pagefind segments Chinese words in the Chinese pages' index only).
+    holding = sorted(
+        p.relative_to(site).as_posix().removesuffix(".json") + ".html"
+        for p in site.glob(f"{REPO_DIR}/*/*.json")
+        if query in p.read_text("utf-8")
+    )
+    assert holding == [f"{REPO_DIR}/daily/{day}.en.html", f"{REPO_DIR}/daily/{day}.zh.html"]
+    visit = Visit(browser)
+    try:
+        found = _search(visit, base_url, query)
+        # Both languages' indexes searched (the page's own is English), nothing else found.
+        assert f"{REPO_DIR}/daily/{day}.{lang}.html" in found and set(found) <= set(holding)
+        if lang == "en":
+            assert sorted(found) == holding
+        # Filtered by language: the one report.
+        visit.page.locator("summary", has_text="Language").click()
+        visit.page.locator("label", has_text=filter_name).click()
+        visit.page.wait_for_timeout(500)
+        visit.page.wait_for_load_state("networkidle")
+        assert _results(visit) == [f"{REPO_DIR}/daily/{day}.{lang}.html"]
+        assert visit.problems == []
+        ARTIFACTS.mkdir(exist_ok=True)
+        visit.page.screenshot(path=str(ARTIFACTS / f"search-{lang}.png"))
+    finally:
+        visit.close()
+
+
+def test_search_filters_by_topic_track_and_label(browser: object, base_url: str) -> None:
+    visit = Visit(browser)
+    try:
+        _search(visit, base_url, "ROCm")
+        panel = visit.page.locator("summary", has_text="Topic track")
+        panel.click()
+        assert visit.page.locator("label", has_text="AMD/ROCm").count() == 1
+        visit.page.locator("summary", has_text="Label").click()
+        assert visit.page.locator("label", has_text="rocm").count() >= 1
+    finally:
+        visit.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_subscribing_to_a_language_gives_that_language_only(
+    browser: object, base_url: str, demo: Path, lang: str
+) -> None:
+    visit = Visit(browser)
+    try:
+        visit.go(f"{base_url}{REPO_DIR}/index.html")
+        hreflang = "zh-CN" if lang == "zh" else "en"
+        # The feed a reader's feed reader finds in the page's <head>, for that language.
+        href = visit.page.locator(
+            f"head link[rel=alternate][type='application/atom+xml'][hreflang='{hreflang}']"
+        ).get_attribute("href")
+        assert href == f"feed.{lang}.xml"
+        response = visit.context.request.get(urljoin(visit.page.url, href))
+        assert response.ok
+        root = ET.fromstring(response.body())
+        entries = root.findall(f"{ATOM}entry")
+        expected = [p for p in demo_reports(demo) if p.name.endswith(f".{lang}.json")]
+        assert len(entries) == len(expected) == 14
+        for entry in entries:
+            link = entry.find(f"{ATOM}link")
+            assert link is not None and link.get("hreflang") == lang
+            assert str(link.get("href")).endswith(f".{lang}.html")
+            title = entry.findtext(f"{ATOM}title") or ""
+            assert bool(CJK.search(title)) == (lang == "zh"), title
+    finally:
+        visit.close()
+
+
+def test_pages_fit_a_phone_at_390_px(browser: object, base_url: str) -> None:
+    visit = Visit(browser, viewport={"width": 390, "height": 844}, device_scale_factor=2)
+    try:
+        for rel in [
+            "index.html",
+            f"{REPO_DIR}/index.html",
+            f"{REPO_DIR}/archive/2026-03.html",
+            f"{REPO_DIR}/daily/{DAY}.zh.html",
+            f"{REPO_DIR}/weekly/2026-W11.en.html",
+            "search.html?q=ROCm",
+        ]:
+            visit.go(base_url + rel)
+            if rel.startswith("search"):
+                visit.page.wait_for_selector(".pagefind-ui__result", timeout=15_000)
+                visit.page.wait_for_load_state("networkidle")
+            overflow = visit.page.evaluate(
+                "() => document.documentElement.scrollWidth - window.innerWidth"
+            )
+            assert overflow <= 0, rel
+        visit.go(f"{base_url}{REPO_DIR}/index.html")
+        # The narrow drawing is the one shown, and its text is legible (>= 11 px tall).
+        assert visit.page.locator("#activity svg.chart-wide").is_hidden()
+        chart = visit.page.locator("#activity svg.chart-narrow")
+        assert chart.is_visible()
+        heights = chart.locator("text").evaluate_all(
+            "els => els.map(e => e.getBoundingClientRect().height)"
+        )
+        assert heights and min(heights) >= 11, heights
+        ARTIFACTS.mkdir(exist_ok=True)
+        visit.page.screenshot(path=str(ARTIFACTS / "project-phone.png"), full_page=True)
+        if os.environ.get("TIDINGS_UPDATE_SCREENSHOTS") == "1":
+            shutil.copyfile(ARTIFACTS / "project-phone.png", DOC_IMAGES / "project-phone.png")
+        assert visit.problems == []
+    finally:
+        visit.close()
+
+
+def test_home_and_project_screenshots(browser: object, base_url: str) -> None:
+    visit = Visit(browser, viewport={"width": 1000, "height": 1100})
+    try:
+        for rel, name in [
+            ("index.html", "home"),
+            (f"{REPO_DIR}/index.html", "project"),
+            ("search.html?q=ROCm", "search"),
+        ]:
+            visit.go(base_url + rel)
+            if name == "search":
+                visit.page.wait_for_selector(".pagefind-ui__result", timeout=15_000)
+                visit.page.wait_for_load_state("networkidle")
+            shot = ARTIFACTS / f"{name}.png"
+            ARTIFACTS.mkdir(exist_ok=True)
+            visit.page.screenshot(path=str(shot))
+            if os.environ.get("TIDINGS_UPDATE_SCREENSHOTS") == "1":
+                shutil.copyfile(shot, DOC_IMAGES / f"{name}.png")
+        assert visit.problems == []
+    finally:
+        visit.close()

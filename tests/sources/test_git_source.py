@@ -133,17 +133,25 @@ def test_parser_reads_real_git_output(clone: Clone) -> None:
     assert by["engine/kernel core.py"].status == "renamed"
     assert by["tests/test_core.py"].status == "removed"
     assert (by["tests/test_core.py"].additions, by["tests/test_core.py"].deletions) == (0, 20)
-    assert by["docs/指南.md"].added == ["你好"]
+    assert by["docs/指南.md"].hunks == ["@@ -0,0 +1 @@", "+你好"]
     g = {f.path: f for f in gemm.files}
-    assert g["engine/gemm.py"].added == [
-        "def gemm(m):",
-        "    assert 0 < m <= 64, 'm'",
-        "    return m",
+    assert g["engine/gemm.py"].hunks == [
+        "@@ -0,0 +1,3 @@",
+        "+def gemm(m):",
+        "+    assert 0 < m <= 64, 'm'",
+        "+    return m",
     ]
-    assert g["engine/core.py"].added == ["++ not a header"]
+    # The removed lines are kept too (the risk rules net moved lines); "+++ x" inside a hunk
+    # is an added line reading "++ x", not a header.
+    assert g["engine/core.py"].hunks == [
+        "@@ -39,2 +39 @@ line 37",  # git names the hunk by the line before it
+        "-line 38",
+        "-line 39",
+        "+++ not a header",
+    ]
     assert (g["engine/core.py"].additions, g["engine/core.py"].deletions) == (1, 2)
     binary = {f.path: f for f in first.files}["logo.png"]
-    assert (binary.additions, binary.deletions, binary.added) == (None, None, None)
+    assert (binary.additions, binary.deletions, binary.hunks) == (None, None, None)
     assert gemm.author_name == "Wang Wei" and gemm.committed_at == ts("2026-08-06T09:06:40Z")
 
 
@@ -162,7 +170,7 @@ def test_sync_stores_merged_prs_with_files_and_added_lines(clone: Clone, store: 
     assert items[13]["title"] == "[Feature] Extra module"
     assert items[13]["body"] == "Why it matters."
     files = _files(store)
-    assert files[(11, "engine/gemm.py")]["patch"].splitlines()[1] == "    assert 0 < m <= 64, 'm'"
+    assert files[(11, "engine/gemm.py")]["patch"].splitlines()[2] == "+    assert 0 < m <= 64, 'm'"
     assert files[(12, "engine/kernel core.py")]["previous_path"] == "engine/core.py"
     assert files[(12, "tests/test_core.py")]["status"] == "removed"
     # The risk rules see what the clone gave: the assert, the deleted test file.
@@ -226,7 +234,7 @@ def test_git_never_overwrites_what_the_api_wrote(clone: Clone, store: Store, rec
     assert (item["author"], item["labels"], item["source"]) == ("wangwei-gh", ["kernel"], None)
     files = _files(store)
     assert "assert 0 < m" in files[(11, "engine/gemm.py")]["patch"]
-    assert files[(11, "engine/core.py")]["patch"] == "++ not a header"
+    assert files[(11, "engine/core.py")]["patch"].endswith("\n+++ not a header")
 
 
 def test_not_a_clone_is_one_clear_error(tmp_path: Path, store: Store) -> None:
@@ -244,7 +252,7 @@ def test_git_sync_gives_the_same_store_on_every_backend(clone: Clone, db_url: st
         files = {(r["number"], r["path"]): r["patch"] for r in _files(other).values()}
         assert sorted(_items(other)) == [11, 12, 13, 14]
         assert "assert 0 < m <= 64" in files[(11, "engine/gemm.py")]
-        assert files[(12, "docs/指南.md")] == "你好"
+        assert files[(12, "docs/指南.md")] == "@@ -0,0 +1 @@\n+你好"
     finally:
         other.close()
 

@@ -73,6 +73,16 @@ def test_migrates_to_head(store: Store) -> None:
     assert current_revision(store.engine) == head
 
 
+def test_head_constant_is_alembics_head() -> None:
+    """A store at HEAD opens without loading Alembic (store/migrate.py): HEAD must name the
+    newest migration, or every store would be seen as behind and locked for an upgrade."""
+    from alembic.script import ScriptDirectory
+
+    from tidings.store.migrate import HEAD, alembic_config
+
+    assert ScriptDirectory.from_config(alembic_config()).get_current_head() == HEAD
+
+
 def test_round_trip_every_record_type(store: Store, rec: Records) -> None:
     written = _every_type(rec)
     seed(store, written)

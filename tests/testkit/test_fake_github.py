@@ -409,6 +409,26 @@ def test_etag_and_conditional_requests(gh: FakeGitHub, api: httpx.Client) -> Non
     assert changed.headers["etag"] != tag
 
 
+def test_a_push_or_a_star_changes_the_repository_etag(gh: FakeGitHub, api: httpx.Client) -> None:
+    """On GitHub the repository object moves with every push and star, so a sync's
+    conditional GET /repos/{owner}/{name} is then a paid 200, not a free 304."""
+    url = f"/repos/{REPO}"
+    tag = api.get(url).headers["etag"]
+    assert api.get(url, headers={"If-None-Match": tag}).status_code == 304
+    gh.advance(60)
+    gh.push()
+    pushed = api.get(url, headers={"If-None-Match": tag})
+    assert pushed.status_code == 200
+    assert pushed.json()["pushed_at"] == pushed.json()["updated_at"] is not None
+    tag = pushed.headers["etag"]
+    gh.advance(60)
+    gh.star()
+    starred = api.get(url, headers={"If-None-Match": tag})
+    assert starred.status_code == 200
+    assert starred.json()["stargazers_count"] == 1
+    assert starred.json()["updated_at"] > starred.json()["pushed_at"]
+
+
 # -- faults ----------------------------------------------------------------------------------------
 
 

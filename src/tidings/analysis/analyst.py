@@ -5,10 +5,19 @@
                           ▼
               section facts + map answers ──▶ reduce (one call per section, cached)
 
-`Analyst.analyse` returns an `Analysis`: texts keyed by slot, e.g. ("pr", 4244),
+`Analyst.analyse` returns an `Analysis`: texts keyed by slot, e.g. ("pr", 4244), ("why", 4244),
 ("hot", 4223, "core_topic"), ("hot", 4223, "view", "alice"), ("summary",), ("topic", "AMD"),
-("trends",), ("activity",), ("watch",). The report builder uses a slot's text when present and
-its deterministic text otherwise, so any failure here costs prose, never completeness.
+("trends",), ("activity",), ("watch",); a week adds ("risk", N, "observation"|"follow_up"),
+("exec",), ("theme", kind, name), ("module_trends",), ("follow_up", kind, reason) and the
+model's highlight themes (`Analysis.highlights`). The report builder uses a slot's text when
+present and its deterministic text otherwise, so any failure here costs prose, never
+completeness.
+
+Every fresh answer goes through the guard before it is cached: when the guard objects (an
+unknown #N or @login, a number the facts lack, a copied sentence, a highlight member outside
+the week), the model is asked once more with the objections, and the better answer is kept
+and cached; what still fails is dropped sentence by sentence, as for a cached answer. A re-run
+reads the cache and never calls.
 """
 
 from __future__ import annotations
@@ -16,12 +25,14 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
 
 from tidings.analysis import prompts
 from tidings.analysis.cache import LLMCache, cache_key
 from tidings.analysis.cards import card_logins, hot_card, pr_card
-from tidings.analysis.guard import Facts, keep_faithful
+from tidings.analysis.guard import Facts, keep_faithful, problems, sentences
 from tidings.analysis.provider import (
     LLMFailure,
     Provider,
@@ -31,16 +42,22 @@ from tidings.analysis.provider import (
     refusal,
 )
 from tidings.analysis.schemas import (
+    HighlightsAnswer,
     HotAnswer,
     HotBatch,
+    KeyedBatch,
     PRAnswer,
     PRBatch,
+    RiskBatch,
     SectionAnswer,
 )
+from tidings.analysis.weekly import payloads
 from tidings.config import Lang, LLMConfig
 from tidings.errors import ConfigError, hide_password
 from tidings.facts.activity_data import WindowData
 from tidings.facts.daily import DayFacts
+from tidings.facts.evidence import PREvidence
+from tidings.facts.weekly import WeekInput
 from tidings.store import Store
 from tidings.textsafe import clean
 from tidings.workers import thread_pool
@@ -51,12 +68,32 @@ MAX_PER_BATCH = 12
 ITEM_TOKENS = 220  # completion tokens allowed per PR card answer
 HOT_TOKENS = 600  # per hot-thread card answer
 SECTION_TOKENS = 400
+WEEKLY_TOKENS = {  # completion tokens of a weekly section answer (lists are longer)
+    "weekly_highlights": 1400,
+    "weekly_risks": 260,  # per PR
+    "weekly_themes": 200,  # per theme
+    "weekly_follow_ups": 160,  # per group
+    "weekly_tracks": 160,  # per track or listed item
+}
 MAX_SECTION_ITEMS = 25  # items listed in one section's facts (a week's topic can hold hundreds)
+LITE_BATCH = 20  # lite cards (the week's other merged PRs) per map call
+A = TypeVar("A", bound=BaseModel)
+
+
+@dataclass(frozen=True)
+class HighlightGroup:
+    """A technical direction the model proposed, with the week's merged PRs that carry it
+    (each checked to be one)."""
+
+    theme: str
+    text: str
+    numbers: tuple[int, ...]
 
 
 @dataclass
 class Analysis:
     texts: dict[Slot, str] = field(default_factory=dict)
+    highlights: list[HighlightGroup] = field(default_factory=list)
     importance: dict[int, int] = field(default_factory=dict)  # PR -> bounded adjustment
     notes: dict[int, list[str]] = field(default_factory=dict)  # PR -> guarded notes
     # This window's own counts (answers reused, sentences dropped, fallbacks); requests and
@@ -127,6 +164,7 @@ class Analyst:
             total.cache_hits += run.usage.cache_hits
             total.dropped_sentences += run.usage.dropped_sentences
             total.failures += run.usage.failures
+            total.regenerations += run.usage.regenerations
             for error in run.usage.errors:
                 total.note_error(error)
         return total
@@ -156,20 +194,25 @@ class Analyst:
 
     # -- the run ----------------------------------------------------------------------------
 
-    def analyse(self, facts: DayFacts, lang: Lang) -> Analysis:
-        """The model's text for one daily window, from the same facts the report prints."""
+    def analyse(
+        self,
+        facts: DayFacts,
+        lang: Lang,
+        evidence: dict[int, PREvidence] | None = None,
+    ) -> Analysis:
+        """The model's text for one daily window, from the same facts the report prints;
+        `evidence` (facts/evidence.py) adds risk tags, added code and review threads to the
+        PR cards."""
         out = self._start()
         if facts.quiet:
             return out  # a quiet window is one factual line; nothing for a model to add
         data = facts.data
-        pr_cards = _pr_cards(facts)
+        pr_cards = _pr_cards(facts, evidence or {})
         hot_cards = [hot_card(data, d, facts.repo) for d in facts.hot]
         with thread_pool(self.max_concurrency) as pool:
             # All map batches at once (PR and thread cards are independent), then the sections.
-            calls = self._map(out, data, lang, "pr", pr_cards, PRBatch, ITEM_TOKENS, self._take_pr)
-            calls += self._map(
-                out, data, lang, "hot", hot_cards, HotBatch, HOT_TOKENS, self._take_hot
-            )
+            calls = self._map(out, data, lang, "pr", pr_cards)
+            calls += self._map(out, data, lang, "hot", hot_cards)
             list(pool.map(lambda call: call(), calls))
             jobs = _sections(out, facts, hot_cards)
             list(pool.map(lambda job: self._reduce(out, data, lang, *job), jobs))
@@ -178,56 +221,55 @@ class Analyst:
     def analyse_week(
         self,
         days: list[DayFacts],
-        merged: set[int],
-        week: WindowData,
-        summary: dict[str, Any] | None,
+        day_evidence: list[dict[int, PREvidence]],
+        week: WeekInput,
         lang: Lang,
     ) -> Analysis:
-        """A week's model text from the per-PR analyses of its daily windows, plus its summary.
+        """A week's model text: a summary of every merged PR, then each weekly section.
 
-        For each day the PR cards are exactly the daily report's (`analyse`), built from that
-        day's facts, so their cache keys match: a week whose days were already reported
-        costs no per-PR calls. Only cards of PRs in `merged` are sent, one per PR: the card of
-        the day it merged when that day's report has one, else of the last day that has.
-        `summary` (the week's figures, with the PR texts added here) gets one reduce call,
-        slot ("summary",), checked against `week` (the week's rows).
+        A PR that a daily report of the week carries gets exactly that report's card (built
+        from that day's facts and evidence: the card of the day it merged when that day's
+        report has one, else of the last day that has), so its cache key matches and a week
+        whose days were already reported costs no call for it. Every other merged PR gets a
+        lite card from the day it merged, many to a call. Then one call per section
+        (analysis/weekly.py), all checked against the week's rows.
         """
         out = self._start()
+        merged = {p.number for p in week.facts.prs}
         chosen: dict[int, tuple[int, dict[str, Any]]] = {}  # PR -> (day index, card)
         for k, day in enumerate(days):
             if day.quiet:
                 continue
-            for card in _pr_cards(day):
+            for card in _pr_cards(day, day_evidence[k]):
                 n = card["number"]
                 if n not in merged:
                     continue
                 held = chosen.get(n)
                 if held is None or not held[1]["signals"]["merged_in_window"]:
                     chosen[n] = (k, card)
+        lite: dict[int, list[dict[str, Any]]] = {}
+        scored = [{s.number: s for s in day.scored} for day in days]
+        for n in sorted(merged - set(chosen)):
+            for k, day in enumerate(days):
+                item = day.data.items.get(n)
+                if item is not None and day.data.in_window(item.merged_at):
+                    card = pr_card(
+                        day.data, item, scored[k].get(n), day_evidence[k].get(n), lite=True
+                    )
+                    lite.setdefault(k, []).append(card)
+                    break
         calls: list[Callable[[], None]] = []
         for k, day in enumerate(days):
             cards = [card for n, (j, card) in sorted(chosen.items()) if j == k]
-            calls += self._map(
-                out, day.data, lang, "pr", cards, PRBatch, ITEM_TOKENS, self._take_pr
-            )
+            calls += self._map(out, day.data, lang, "pr", cards)
+            calls += self._map(out, day.data, lang, "pr", lite.get(k, []), per_batch=LITE_BATCH)
         with thread_pool(self.max_concurrency) as pool:
             list(pool.map(lambda call: call(), calls))
-        if summary is not None and summary.get("merged_prs"):
-            payload = dict(summary)
-            payload["key_prs"] = [
-                entry
-                | (
-                    {"summary": out.texts[("pr", entry["number"])]}
-                    if ("pr", entry["number"]) in out.texts
-                    else {}
-                )
-                for entry in summary.get("key_prs", [])
-            ]
-            logins = {x.get("author") or "" for x in payload["key_prs"]}
-            self._reduce(out, week, lang, ("summary",), "weekly_summary", payload, logins)
+            jobs = payloads(week, out.texts)
+            list(pool.map(lambda job: self._weekly(out, week, lang, *job), jobs))
         return out
 
-    # -- map --------------------------------------------------------------------------------
+    # -- asking, with one regeneration ------------------------------------------------------
 
     def _key(self, kind: str, payload: Any, lang: str) -> str:
         params = {
@@ -236,6 +278,60 @@ class Analyst:
         }
         return cache_key(kind, payload, model=self.provider.model, params=params, lang=lang)
 
+    def _ask(
+        self,
+        out: Analysis,
+        system: str,
+        user: str,
+        schema: type[A],
+        *,
+        max_tokens: int,
+        objections: Callable[[A], list[str]],
+        check: Callable[[A], str | None] | None = None,
+    ) -> tuple[A | None, tuple[int, int]]:
+        """A validated answer and its cost; asked again once when the guard objects to it.
+
+        The second answer is kept unless the guard objects to more of it than to the first.
+        None when the endpoint gave no valid answer at all."""
+        try:
+            answer = self.provider.ask(system, user, schema, max_tokens=max_tokens, check=check)
+        except LLMFailure as exc:
+            out.usage.note_error(str(exc))
+            return None, (0, 0)
+        prompt, completion = self.provider.last_cost()
+        found = objections(answer)
+        if not found:
+            return answer, (prompt, completion)
+        out.usage.regenerations += 1
+        followup = [
+            {"role": "assistant", "content": answer.model_dump_json()},
+            {"role": "user", "content": prompts.regenerate(found)},
+        ]
+        try:
+            again = self.provider.ask(
+                system, user, schema, max_tokens=max_tokens, check=check, followup=followup
+            )
+        except LLMFailure as exc:
+            out.usage.note_error(str(exc))
+            return answer, (prompt, completion)
+        more, more_out = self.provider.last_cost()
+        if len(objections(again)) <= len(found):
+            answer = again
+        return answer, (prompt + more, completion + more_out)
+
+    def _cached(self, out: Analysis, key: str, schema: type[A]) -> A | None:
+        value = self.cache.get_many([key]).get(key)
+        if value is None:
+            return None
+        try:
+            answer = schema.model_validate(value)
+        except ValueError:
+            return None
+        out.usage.cache_hits += 1
+        return answer
+
+    # -- map --------------------------------------------------------------------------------
+
     def _map(
         self,
         out: Analysis,
@@ -243,19 +339,20 @@ class Analyst:
         lang: Lang,
         kind: str,
         cards: list[dict[str, Any]],
-        schema: type[PRBatch] | type[HotBatch],
-        tokens_per_item: int,
-        take: Callable[[Analysis, WindowData, dict[str, Any], Any], None],
+        *,
+        per_batch: int = MAX_PER_BATCH,
     ) -> list[Callable[[], None]]:
         """Take cached answers now; return one call per batch of the rest."""
         if not cards:
             return []
         keys = {c["number"]: self._key(kind, c, lang) for c in cards}
         cached = self.cache.get_many(list(keys.values()))
+        item_schema: type[PRAnswer] | type[HotAnswer] = PRAnswer if kind == "pr" else HotAnswer
+        batch_schema: type[PRBatch] | type[HotBatch] = PRBatch if kind == "pr" else HotBatch
+        tokens_per_item = ITEM_TOKENS if kind == "pr" else HOT_TOKENS
         todo: list[dict[str, Any]] = []
         for card in cards:
             value = cached.get(keys[card["number"]])
-            item_schema = PRAnswer if kind == "pr" else HotAnswer
             if value is not None:
                 try:
                     answer = item_schema.model_validate(value)
@@ -263,7 +360,7 @@ class Analyst:
                     todo.append(card)
                     continue
                 out.usage.cache_hits += 1
-                take(out, data, card, answer)
+                self._take(out, data, card, answer)
             else:
                 todo.append(card)
         task = prompts.PR_TASK if kind == "pr" else prompts.HOT_TASK
@@ -271,19 +368,29 @@ class Analyst:
 
         def run(batch: list[dict[str, Any]]) -> None:
             wanted = [c["number"] for c in batch]
-            try:
-                answer = self.provider.ask(
-                    system,
-                    prompts.data_block(f"{kind}_cards", {"items": batch}),
-                    schema,
-                    max_tokens=tokens_per_item * len(batch) + 100,
-                    check=lambda a: _exact_numbers(wanted, [x.number for x in a.items]),
-                )
-            except LLMFailure as exc:
+            by_card = {c["number"]: c for c in batch}
+            guards = {n: self._card_guard(data, c) for n, c in by_card.items()}
+
+            def objections(answer: Any) -> list[str]:
+                return [
+                    f"item {x.number}: {problem}"
+                    for x in answer.items
+                    if x.number in by_card
+                    for problem in _item_objections(by_card[x.number], x, guards[x.number])
+                ]
+
+            answer, (prompt, completion) = self._ask(
+                out,
+                system,
+                prompts.data_block(f"{kind}_cards", {"items": batch}),
+                batch_schema,
+                max_tokens=tokens_per_item * len(batch) + 100,
+                objections=objections,
+                check=lambda a: _exact_numbers(wanted, [x.number for x in a.items]),
+            )
+            if answer is None:
                 out.usage.failures += len(batch)
-                out.usage.note_error(str(exc))
                 return
-            prompt, completion = self.provider.last_cost()
             by_number = {x.number: x for x in answer.items}
             for card in batch:
                 item = by_number[card["number"]]
@@ -295,15 +402,19 @@ class Analyst:
                     prompt_tokens=prompt // len(batch),
                     completion_tokens=completion // len(batch),
                 )
-                take(out, data, card, item)
+                self._take(out, data, card, item)
 
-        return [functools.partial(run, batch) for batch in _batches(todo)]
+        return [functools.partial(run, batch) for batch in _batches(todo, per_batch)]
 
     def _facts_for(self, data: WindowData, payload: Any, logins: Iterable[str]) -> Facts:
-        # Only item numbers the payload states as facts (`number`, `linked`, ...) are citable;
-        # a "#N" inside someone's text is theirs, not the report's.
+        # Only item numbers the payload states as facts (`number`, `linked`, ...) and that are
+        # items of the window are citable; a "#N" inside someone's text is theirs, not the
+        # report's, and an item outside the window is not this report's to cite.
         numbers = {n for n in _numbers_in(payload) if n in data.items}
-        return Facts.of(payload, numbers=numbers, logins=set(logins))
+        return Facts.of(payload, numbers=numbers, logins={x for x in logins if x})
+
+    def _card_guard(self, data: WindowData, card: dict[str, Any]) -> Facts:
+        return self._facts_for(data, card, card_logins(card))
 
     def _guarded(
         self, out: Analysis, text: str, guard: Facts, speaker: str | None = None
@@ -312,10 +423,16 @@ class Analyst:
         out.usage.dropped_sentences += dropped
         return kept or None
 
+    def _take(self, out: Analysis, data: WindowData, card: dict[str, Any], answer: Any) -> None:
+        if isinstance(answer, PRAnswer):
+            self._take_pr(out, data, card, answer)
+        else:
+            self._take_hot(out, data, card, answer)
+
     def _take_pr(
         self, out: Analysis, data: WindowData, card: dict[str, Any], answer: PRAnswer
     ) -> None:
-        guard = self._facts_for(data, card, card_logins(card))
+        guard = self._card_guard(data, card)
         n = card["number"]
         # A PR's summary sits under the PR, so it may use its author's own words; nobody else's.
         author = card.get("author")
@@ -324,12 +441,14 @@ class Analyst:
             out.usage.failures += 1
             return
         out.texts[("pr", n)] = summary
+        why = self._guarded(out, answer.why, guard, author)
+        if why is not None:
+            out.texts[("why", n)] = why
         out.importance[n] = answer.importance
-        card_text = " ".join(str(card).split()).lower()
+        card_text = _flat(card)
         notes: list[str] = []
         for note in answer.notes:
-            quote = " ".join(note.evidence.split()).lower().strip("\"'“”…. ")
-            if not quote or quote not in card_text:
+            if not _quoted(note.evidence, card_text):
                 out.usage.dropped_sentences += 1  # evidence that is not in the card
                 continue
             text = self._guarded(out, note.text, guard, author)
@@ -340,7 +459,7 @@ class Analyst:
     def _take_hot(
         self, out: Analysis, data: WindowData, card: dict[str, Any], answer: HotAnswer
     ) -> None:
-        guard = self._facts_for(data, card, card_logins(card))
+        guard = self._card_guard(data, card)
         n = card["number"]
         for name in ("core_topic", "contention", "status"):
             text = self._guarded(out, getattr(answer, name), guard)
@@ -350,7 +469,7 @@ class Analyst:
                 out.usage.failures += 1
             else:
                 out.texts[("hot", n, name)] = text
-        people = {(p["login"] or "").lower(): p["login"] or "" for p in card["participants"]}
+        people = _people(card)
         for view in answer.viewpoints:
             login = people.get(view.login.lstrip("@").lower())
             if login is None:
@@ -363,6 +482,44 @@ class Analyst:
 
     # -- reduce -----------------------------------------------------------------------------
 
+    def _section(
+        self,
+        out: Analysis,
+        lang: Lang,
+        section: str,
+        payload: dict[str, Any],
+        schema: type[A],
+        task: str,
+        max_tokens: int,
+        objections: Callable[[A], list[str]],
+        check: Callable[[A], str | None] | None = None,
+    ) -> A | None:
+        """A section's answer: cached, or asked (and regenerated once) and then cached."""
+        key = self._key(f"section:{section}", payload, lang)
+        answer = self._cached(out, key, schema)
+        if answer is not None:
+            return answer
+        fresh, (prompt, completion) = self._ask(
+            out,
+            prompts.system_prompt(task, lang),
+            prompts.data_block(section, {"facts": payload}),
+            schema,
+            max_tokens=max_tokens,
+            objections=objections,
+            check=check,
+        )
+        if fresh is None:
+            return None
+        self.cache.put(
+            key,
+            f"section:{section}",
+            self.provider.model,
+            fresh.model_dump(),
+            prompt_tokens=prompt,
+            completion_tokens=completion,
+        )
+        return fresh
+
     def _reduce(
         self,
         out: Analysis,
@@ -373,48 +530,220 @@ class Analyst:
         payload: dict[str, Any],
         logins: set[str],
     ) -> None:
-        key = self._key(f"section:{section}", payload, lang)
-        cached = self.cache.get_many([key]).get(key)
-        answer: SectionAnswer | None = None
-        if cached is not None:
-            try:
-                answer = SectionAnswer.model_validate(cached)
-                out.usage.cache_hits += 1
-            except ValueError:
-                answer = None
-        if answer is None:
-            system = prompts.system_prompt(
-                prompts.SECTION_TASK[section] + "\n" + prompts.SECTION_SHAPE, lang
+        guard = self._facts_for(data, payload, logins)
+        answer = self._section(
+            out,
+            lang,
+            section,
+            payload,
+            SectionAnswer,
+            prompts.SECTION_TASK[section] + "\n" + prompts.SECTION_SHAPE,
+            SECTION_TOKENS,
+            lambda a: _text_objections(a.text, guard),
+        )
+        text = self._guarded(out, answer.text, guard) if answer is not None else None
+        if text is None:
+            out.usage.failures += 1
+        else:
+            out.texts[slot] = text
+
+    def _weekly(
+        self,
+        out: Analysis,
+        week: WeekInput,
+        lang: Lang,
+        section: str,
+        payload: dict[str, Any],
+        logins: set[str],
+    ) -> None:
+        """One weekly section: ask (or read the cache), check, and file the texts by slot."""
+        data = week.facts.data
+        guard = self._facts_for(data, payload, logins)
+        task = prompts.WEEKLY_TASK.get(section)
+        if section == "weekly_highlights":
+            members = {x["number"] for x in payload["prs"]}
+            hl = self._section(
+                out,
+                lang,
+                section,
+                payload,
+                HighlightsAnswer,
+                task or "",
+                WEEKLY_TOKENS[section],
+                lambda a: _highlight_objections(a, guard, members),
             )
-            try:
-                answer = self.provider.ask(
-                    system,
-                    prompts.data_block(section, {"facts": payload}),
-                    SectionAnswer,
-                    max_tokens=SECTION_TOKENS,
-                )
-            except LLMFailure as exc:
+            if hl is None:
                 out.usage.failures += 1
-                out.usage.note_error(str(exc))
                 return
-            prompt, completion = self.provider.last_cost()
-            self.cache.put(
-                key,
-                f"section:{section}",
-                self.provider.model,
-                answer.model_dump(),
-                prompt_tokens=prompt,
-                completion_tokens=completion,
+            for group in hl.themes:
+                numbers = tuple(dict.fromkeys(n for n in group.numbers if n in members))
+                text = self._guarded(out, group.text, guard)
+                theme = self._guarded(out, group.theme, guard)
+                if not numbers or text is None or theme is None:
+                    out.usage.dropped_sentences += 1
+                    continue
+                out.highlights.append(HighlightGroup(theme.rstrip("。."), text, numbers))
+            if not out.highlights:
+                out.usage.failures += 1
+            return
+        if section in ("weekly_risks",):
+            wanted = [x["number"] for x in payload["prs"]]
+            risks = self._section(
+                out,
+                lang,
+                section,
+                payload,
+                RiskBatch,
+                task or "",
+                WEEKLY_TOKENS[section] * len(wanted) + 100,
+                lambda a: [
+                    f"item {x.number}: {problem}"
+                    for x in a.items
+                    for problem in _text_objections(x.observation, guard)
+                    + _text_objections(x.follow_up, guard)
+                ],
+                check=lambda a: _exact_numbers(wanted, [x.number for x in a.items]),
             )
-        guard = self._facts_for(data, payload, {x for x in logins if x})
-        text = self._guarded(out, answer.text, guard)
+            if risks is None:
+                out.usage.failures += 2 * len(wanted)
+                return
+            for r in risks.items:
+                for name in ("observation", "follow_up"):
+                    text = self._guarded(out, getattr(r, name), guard)
+                    if text is None:
+                        out.usage.failures += 1
+                    else:
+                        out.texts[("risk", r.number, name)] = text
+            return
+        if section in ("weekly_themes", "weekly_follow_ups", "weekly_tracks"):
+            if section == "weekly_tracks":
+                # One text per track and one per listed issue or open PR (merged PRs already
+                # have their summaries).
+                keys = [
+                    k
+                    for t in payload["tracks"]
+                    for k in [t["key"]] + [x["key"] for x in t["items"] if "key" in x]
+                ]
+            else:
+                entries = payload["themes" if section == "weekly_themes" else "groups"]
+                keys = [x["key"] for x in entries]
+            keyed = self._section(
+                out,
+                lang,
+                section,
+                payload,
+                KeyedBatch,
+                task or "",
+                WEEKLY_TOKENS[section] * len(keys) + 100,
+                lambda a: [
+                    f"{x.key}: {problem}"
+                    for x in a.items
+                    for problem in _text_objections(x.text, guard)
+                ],
+                check=lambda a: _exact_keys(keys, [x.key for x in a.items]),
+            )
+            if keyed is None:
+                out.usage.failures += len(keys)
+                return
+            for x in keyed.items:
+                text = self._guarded(out, x.text, guard)
+                kind, _, name = x.key.partition(":")
+                prefix = "theme" if section == "weekly_themes" else "follow_up"
+                if text is None:
+                    out.usage.failures += 1
+                elif section == "weekly_tracks":
+                    track_slot: Slot = (
+                        ("track", name) if kind == "track" else ("track_item", int(name))
+                    )
+                    out.texts[track_slot] = text
+                else:
+                    out.texts[(prefix, kind, name)] = text
+            return
+        slot: Slot = {
+            "weekly_exec": ("exec",),
+            "weekly_trends": ("module_trends",),
+            "weekly_summary": ("summary",),
+        }[section]
+        task = task or prompts.SECTION_TASK[section] + "\n" + prompts.SECTION_SHAPE
+        answer = self._section(
+            out,
+            lang,
+            section,
+            payload,
+            SectionAnswer,
+            task,
+            SECTION_TOKENS,
+            lambda a: _text_objections(a.text, guard),
+        )
+        text = self._guarded(out, answer.text, guard) if answer is not None else None
         if text is None:
             out.usage.failures += 1
         else:
             out.texts[slot] = text
 
 
-def _pr_cards(facts: DayFacts) -> list[dict[str, Any]]:
+def _flat(card: dict[str, Any]) -> str:
+    return " ".join(str(card).split()).lower()
+
+
+def _quoted(evidence: str, card_text: str) -> bool:
+    quote = " ".join(evidence.split()).lower().strip("\"'“”…. ")
+    return bool(quote) and quote in card_text
+
+
+def _people(card: dict[str, Any]) -> dict[str, str]:
+    return {(p["login"] or "").lower(): p["login"] or "" for p in card["participants"]}
+
+
+def _text_objections(text: str, guard: Facts, speaker: str | None = None) -> list[str]:
+    """What the guard would drop from `text`, one line per sentence, quoting it."""
+    out = []
+    for sentence in sentences(text):
+        found = problems(sentence, guard, speaker=speaker)
+        if found:
+            shown = sentence if len(sentence) <= 160 else sentence[:160] + "…"
+            out.append(f'"{shown}" cites what the data lacks: {", ".join(found)}')
+    return out
+
+
+def _item_objections(card: dict[str, Any], answer: Any, guard: Facts) -> list[str]:
+    if isinstance(answer, PRAnswer):
+        author = card.get("author")
+        found = _text_objections(answer.summary, guard, author)
+        found += _text_objections(answer.why, guard, author)
+        card_text = _flat(card)
+        for note in answer.notes:
+            if not _quoted(note.evidence, card_text):
+                found.append(f'the note "{note.text[:80]}" quotes no text of the card')
+            found += _text_objections(note.text, guard, author)
+        return found
+    found = []
+    for name in ("core_topic", "contention", "status"):
+        found += _text_objections(getattr(answer, name), guard)
+    people = _people(card)
+    for view in answer.viewpoints:
+        login = people.get(view.login.lstrip("@").lower())
+        if login is None:
+            found.append(f"{view.login} is not a participant of the thread")
+        else:
+            found += _text_objections(view.stance, guard, login)
+    return found
+
+
+def _highlight_objections(answer: HighlightsAnswer, guard: Facts, members: set[int]) -> list[str]:
+    found = []
+    for group in answer.themes:
+        outside = [n for n in group.numbers if n not in members]
+        if outside:
+            found.append(f"theme {group.theme!r} lists {outside}, not among the merged PRs given")
+        if not set(group.numbers) & members:
+            found.append(f"theme {group.theme!r} has no PR from `prs`")
+        found += _text_objections(group.theme, guard)
+        found += _text_objections(group.text, guard)
+    return found
+
+
+def _pr_cards(facts: DayFacts, evidence: dict[int, PREvidence]) -> list[dict[str, Any]]:
     """The window's PR cards: its key changes, then its topic PRs (the daily report's set)."""
     data = facts.data
     scored = {s.number: s for s in facts.scored}
@@ -426,7 +755,7 @@ def _pr_cards(facts: DayFacts) -> list[dict[str, Any]]:
         if data.items[x.number].kind == "pr"
     ]
     prs = list(dict.fromkeys(key_prs + topic_prs))
-    return [pr_card(data, data.items[n], scored.get(n)) for n in prs]
+    return [pr_card(data, data.items[n], scored.get(n), evidence.get(n)) for n in prs]
 
 
 def _sections(
@@ -558,13 +887,19 @@ def _exact_numbers(wanted: list[int], got: list[int]) -> str | None:
     return "; ".join(problems) + f" (answer exactly one entry for each of {sorted(wanted)})"
 
 
-def _batches(cards: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+def _exact_keys(wanted: list[str], got: list[str]) -> str | None:
+    if sorted(got) == sorted(wanted):
+        return None
+    return f"answer exactly one entry for each key of {wanted}, got {got}"
+
+
+def _batches(cards: list[dict[str, Any]], per_batch: int) -> list[list[dict[str, Any]]]:
     out: list[list[dict[str, Any]]] = []
     current: list[dict[str, Any]] = []
     size = 0
     for card in cards:
         cost = len(str(card))
-        if current and (size + cost > BATCH_CHARS or len(current) >= MAX_PER_BATCH):
+        if current and (size + cost > BATCH_CHARS or len(current) >= per_batch):
             out.append(current)
             current, size = [], 0
         current.append(card)

@@ -13,13 +13,24 @@ from tidings.config import RepoConfig
 from tidings.facts.activity_data import Comment, Item, WindowData
 from tidings.facts.actors import is_bot
 from tidings.facts.discussions import Discussion
+from tidings.facts.evidence import PREvidence
 from tidings.facts.importance import Scored
+from tidings.facts.risk import PRFile
 
 BODY_CHARS = 700
 REVIEW_CHARS = 240
 COMMENT_CHARS = 320
 THREAD_BUDGET = 3500  # characters of comments per hot-thread card
 MAX_FILES = 20
+# Diff evidence per PR card, bounded so a 9,000-line PR costs what a 90-line one does.
+MAX_TAG_EVIDENCE = 3  # evidence entries per risk tag
+HUNK_CONTEXT = 3  # added lines shown either side of a tag's evidence line
+DIFF_CHARS = 900  # characters of added code per card
+CODE_LINE = 160  # characters of one code line
+THREAD_TEXT = 280
+MAX_CARD_THREADS = 4
+LITE_BODY_CHARS = 350
+LITE_FILES = 8
 
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 
@@ -33,7 +44,16 @@ def trim(text: str | None, limit: int) -> str:
     return (cut if len(cut) > limit // 2 else flat[:limit]) + " …"
 
 
-def pr_card(data: WindowData, item: Item, scored: Scored | None) -> dict[str, Any]:
+def pr_card(
+    data: WindowData,
+    item: Item,
+    scored: Scored | None,
+    evidence: PREvidence | None = None,
+    *,
+    lite: bool = False,
+) -> dict[str, Any]:
+    """A PR's card. `lite`: the week's other merged PRs (no daily report carries them), which
+    get a one-line summary each from a shorter card, so a 300-PR week stays cheap."""
     files = sorted(
         data.files.get(item.number, []),
         key=lambda f: (-(f.additions + f.deletions), f.path),
@@ -53,9 +73,9 @@ def pr_card(data: WindowData, item: Item, scored: Scored | None) -> dict[str, An
         },
         "files": [
             {"path": f.path, "additions": f.additions, "deletions": f.deletions}
-            for f in files[:MAX_FILES]
+            for f in files[: LITE_FILES if lite else MAX_FILES]
         ],
-        "body": trim(item.body, BODY_CHARS),
+        "body": trim(item.body, LITE_BODY_CHARS if lite else BODY_CHARS),
         "signals": {
             "importance": scored.score if scored else None,
             "importance_parts": dict(scored.parts) if scored else {},
@@ -68,9 +88,89 @@ def pr_card(data: WindowData, item: Item, scored: Scored | None) -> dict[str, An
                 "state": c.review_state,
                 "text": trim(c.body, REVIEW_CHARS),
             }
-            for c in reviews[-4:]
+            for c in reviews[-2 if lite else -4 :]
         ],
+        **evidence_fields(evidence, diff_chars=DIFF_CHARS // 2 if lite else DIFF_CHARS),
     }
+
+
+def evidence_fields(evidence: PREvidence | None, *, diff_chars: int = DIFF_CHARS) -> dict[str, Any]:
+    """The card's evidence: risk tags with the added lines around each flagged line, the
+    PR's added code (biggest files first) and its inline review threads. Code and thread
+    text are untrusted (the guard treats `code`, `hunk`, `added` and `text` as quotes)."""
+    if evidence is None:
+        return {"risk_tags": [], "added_code": [], "review_threads": []}
+    files = list(evidence.merged.files) if evidence.merged is not None else []
+    patches = {f.path: f.patch.splitlines() for f in files if f.patch}
+    tags = []
+    for tag in evidence.tags:
+        entries: list[dict[str, Any]] = []
+        for e in tag.evidence[:MAX_TAG_EVIDENCE]:
+            entry: dict[str, Any] = {"path": e.path} if e.path else {}
+            if e.numbers:
+                entry["numbers"] = dict(e.numbers)
+            if e.line:
+                entry["code"] = _code(e.line)
+                hunk = _around(patches.get(e.path or "", []), e.line)
+                if hunk:
+                    entry["hunk"] = hunk
+            entries.append(entry)
+        tags.append({"tag": tag.tag, "evidence": entries})
+    threads = [
+        {
+            "login": t.login,
+            "bot": t.bot,
+            "path": t.path,
+            "line": t.line if t.line is not None else t.original_line,
+            # False: no later commit changed the lines the comment is on (see facts/threads.py)
+            "outdated": t.outdated,
+            "replies": t.replies,
+            "author_replied": t.author_replied,
+            "hunk": [_code(x) for x in t.hunk_tail],
+            "text": trim(t.body, THREAD_TEXT),
+        }
+        for t in evidence.threads[:MAX_CARD_THREADS]
+    ]
+    return {
+        "risk_tags": tags,
+        "added_code": _added_code(files, diff_chars),
+        "review_threads": threads,
+    }
+
+
+def _code(line: str) -> str:
+    flat = line.rstrip()
+    return flat if len(flat) <= CODE_LINE else flat[:CODE_LINE] + " …"
+
+
+def _around(lines: list[str], wanted: str) -> list[str]:
+    """The added lines around the first one that reads `wanted` (stripped)."""
+    target = wanted.strip()
+    for k, line in enumerate(lines):
+        if line.strip() == target:
+            lo, hi = max(0, k - HUNK_CONTEXT), k + HUNK_CONTEXT + 1
+            return [_code(x) for x in lines[lo:hi] if x.strip()]
+    return []
+
+
+def _added_code(files: list[PRFile], limit: int) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    left = limit
+    for f in sorted(files, key=lambda f: (-(f.additions or 0), f.path)):
+        if not f.patch or left <= 0:
+            continue
+        added: list[str] = []
+        for line in f.patch.splitlines():
+            if not line.strip():
+                continue
+            code = _code(line)
+            if len(code) > left:
+                break
+            added.append(code)
+            left -= len(code) + 1
+        if added:
+            out.append({"path": f.path, "added": added})
+    return out
 
 
 def hot_card(data: WindowData, d: Discussion, repo: RepoConfig) -> dict[str, Any]:
@@ -132,6 +232,6 @@ def _thread_excerpt(comments: list[Comment]) -> list[Comment]:
 
 def card_logins(card: dict[str, Any]) -> set[str]:
     logins = {card.get("author")}
-    for key in ("reviews", "participants", "comments"):
+    for key in ("reviews", "participants", "comments", "review_threads"):
         logins |= {x.get("login") for x in card.get(key, [])}
     return {x for x in logins if x}

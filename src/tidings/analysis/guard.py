@@ -34,7 +34,8 @@ from typing import Any
 
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+|(?<=[。！？；])")
 _REF = re.compile(r"#(\d+)")
-_MENTION = re.compile(r"@([A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\[bot\])?)")
+# Underscores: Enterprise Managed Users' logins end in "_shortcode".
+_MENTION = re.compile(r"@([A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9])?(?:\[bot\])?)")
 _URL = re.compile(r"(?i)\b[a-z][a-z0-9+.-]*://|\bwww\.|\]\(|\bmailto:")
 _PATH = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z0-9_.\-]+(?:/[A-Za-z0-9_.\-*]+)+/?")
 _EXT = "py|cu|cuh|cpp|cc|c|h|hpp|rs|go|ts|js|md|toml|yaml|yml|json|txt|sh|cmake"
@@ -257,7 +258,8 @@ _CLAUSE_END = re.compile(r"[,;，；。]|\s(?:and|but|while|whereas)\s|而|但")
 
 COPY_TOKENS = 8  # words (or CJK characters) in a row that make a copy
 _TOKEN = re.compile(r"[a-z0-9_]+|[\u3400-\u9fff]")
-UNTRUSTED_KEYS = frozenset({"body", "body_head", "text", "evidence"})
+# Strangers' words: bodies, comments, reviews, and code from diffs (a string or a list of lines).
+UNTRUSTED_KEYS = frozenset({"body", "body_head", "text", "evidence", "code", "hunk", "added"})
 
 
 def _grams(text: str) -> set[tuple[str, ...]]:
@@ -331,10 +333,13 @@ class Facts:
         out: dict[str, Any] = {}
         for key, value in node.items():
             key = str(key)
-            if key in UNTRUSTED_KEYS and isinstance(value, str):
-                self.quoted.setdefault(who, set()).update(_grams(value))
-                self.own[who] = self.own.get(who, "") + "\n" + value
-                continue
+            if key in UNTRUSTED_KEYS and isinstance(value, str | list):
+                lines = [value] if isinstance(value, str) else value
+                if all(isinstance(x, str) for x in lines):
+                    joined = "\n".join(lines)
+                    self.quoted.setdefault(who, set()).update(_grams(joined))
+                    self.own[who] = self.own.get(who, "") + "\n" + joined
+                    continue
             if key == "path" and isinstance(value, str):
                 self.files.update({value, value.rsplit("/", 1)[-1]})
             quantity = _QUANTITY_KEYS.get(key.removeprefix("previous_week_"))

@@ -73,6 +73,7 @@ class Usage:
     cache_hits: int = 0
     dropped_sentences: int = 0
     failures: int = 0  # tasks that fell back to the deterministic text
+    regenerations: int = 0  # answers asked again once with the guard's objections
     errors: list[str] = field(default_factory=list)  # one line per distinct failure cause
     waited: float = 0.0  # seconds slept before retries, all threads together
     # The first wait an endpoint asked for and was refused: (asked, left, budget) seconds.
@@ -150,16 +151,19 @@ class Provider:
         *,
         max_tokens: int,
         check: Callable[[T], str | None] | None = None,
+        followup: list[dict[str, str]] | None = None,
     ) -> T:
         """A validated answer, after at most one repair; raises LLMFailure otherwise.
 
         `check` runs after schema validation and returns a problem to send back for repair
-        (e.g. "missing item 12"), or None.
+        (e.g. "missing item 12"), or None. `followup` continues the conversation after the
+        data (an earlier answer and the objection to it, when regenerating).
         """
         self._local.cost = (0, 0)
         messages: list[dict[str, str]] = [
             {"role": "system", "content": system},
             {"role": "user", "content": user},
+            *(followup or []),
         ]
         content = self._complete(messages, schema, max_tokens)
         problem, answer = self._validate(content, schema, check)

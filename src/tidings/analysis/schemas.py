@@ -13,12 +13,14 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
-PROMPT_VERSION = "2026-12-01.1"
+PROMPT_VERSION = "2027-01-10.1"  # #12: evidence in cards, #N/@login, weekly sections
 
 MAX_ITEM_TEXT = 400  # characters in one per-item field
 MAX_SECTION_TEXT = 900  # characters in one section paragraph
 MAX_NOTES = 3
 MAX_IMPORTANCE = 2  # the model may move a PR's importance by at most this many points
+MAX_THEME_NAME = 80  # characters in a highlight theme's name
+MAX_THEMES = 8
 
 
 class _Answer(BaseModel):
@@ -47,10 +49,11 @@ class PRNote(_Answer):
 class PRAnswer(_Answer):
     number: int
     summary: str
+    why: str  # why the change matters to the project's users or developers
     importance: int
     notes: list[PRNote]
 
-    _s = field_validator("summary")(_bounded(MAX_ITEM_TEXT))
+    _s = field_validator("summary", "why")(_bounded(MAX_ITEM_TEXT))
 
     @field_validator("importance")
     @classmethod
@@ -96,6 +99,53 @@ class SectionAnswer(_Answer):
     text: str
 
     _t = field_validator("text")(_bounded(MAX_SECTION_TEXT))
+
+
+class ThemeGroup(_Answer):
+    """A technical direction of the week and the merged PRs that carry it."""
+
+    theme: str
+    text: str
+    numbers: list[int]
+
+    _n = field_validator("theme")(_bounded(MAX_THEME_NAME))
+    _t = field_validator("text")(_bounded(MAX_ITEM_TEXT))
+
+
+class HighlightsAnswer(_Answer):
+    themes: list[ThemeGroup]
+
+    @field_validator("themes")
+    @classmethod
+    def _count(cls, value: list[ThemeGroup]) -> list[ThemeGroup]:
+        if not 1 <= len(value) <= MAX_THEMES:
+            raise ValueError(f"give between 1 and {MAX_THEMES} themes")
+        return value
+
+
+class RiskAnswer(_Answer):
+    number: int
+    observation: str
+    follow_up: str
+
+    _t = field_validator("observation", "follow_up")(_bounded(MAX_ITEM_TEXT))
+
+
+class RiskBatch(_Answer):
+    items: list[RiskAnswer]
+
+
+class KeyedText(_Answer):
+    """One paragraph per entry of a section's list (a theme, a follow-up group)."""
+
+    key: str
+    text: str
+
+    _t = field_validator("text")(_bounded(MAX_ITEM_TEXT))
+
+
+class KeyedBatch(_Answer):
+    items: list[KeyedText]
 
 
 def json_schema(model: type[BaseModel]) -> dict[str, Any]:

@@ -1,7 +1,8 @@
 """The `tidings` command line: argument parsing and console output over the API (tidings.api).
 
 The commands live in app.py (global options), data.py (sync, import, export, repos, stats),
-reports.py (report daily/weekly, demo) and site.py (site build, serve, run). `main()` owns
+reports.py (report daily/weekly, demo), site.py (site build, serve, run), deliver.py (notify)
+and start.py (init). `main()` owns
 failure handling: an expected failure (TidingsError) is one `error:` line on stderr and its
 exit code; a TidingsWarning is one `warning:` line; Ctrl-C exits 130. Nothing prints a
 traceback except a genuine bug (exit 70), and every line goes through `redact`.
@@ -30,8 +31,8 @@ import typer
 from sqlalchemy.exc import SQLAlchemyError
 
 from tidings import console
-from tidings.cli import data, queue, reports, site  # noqa: F401  (each registers its commands)
-from tidings.cli.app import app, warn
+from tidings.cli import data, deliver, queue, reports, site, start  # noqa: F401  (each registers its commands)
+from tidings.cli.app import NOTES, app, say, warn
 from tidings.errors import TidingsError, TidingsWarning
 
 try:  # Typer 0.2x vendors Click privately; older Typer uses the click package.
@@ -58,6 +59,7 @@ def main(argv: list[str] | None = None) -> NoReturn:
 
 
 def _run(argv: list[str] | None) -> NoReturn:
+    NOTES.clear()
     try:
         code = app(args=argv, prog_name="tidings", standalone_mode=False)
     except TidingsError as exc:
@@ -92,6 +94,8 @@ def _run(argv: list[str] | None) -> NoReturn:
         sys.exit(70)
     if code == 130:  # Typer turns Ctrl-C into Exit(130) before we see it
         _exit_interrupted()
+    for note in NOTES:
+        say(note)
     sys.exit(code if isinstance(code, int) else 0)
 
 

@@ -8,21 +8,32 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
+from platformdirs import user_data_dir
 
 from tidings import console
 from tidings._version import __version__
 from tidings.errors import InvocationError
 
 if TYPE_CHECKING:
-    from tidings.config import Config
+    from tidings.config import Config, RepoConfig
+
+# Where the store lives unless --db says otherwise; the same folder as store/db.py's default
+# (a test holds the two together), computed here so `--help` can say it without SQLAlchemy.
+DEFAULT_STORE = Path(user_data_dir("tidings")) / "tidings.db"
 
 app = typer.Typer(
     name="tidings",
-    help="Daily and weekly development reports for fast-moving GitHub repositories.",
+    help="Daily and weekly development reports for fast-moving GitHub repositories.\n\n"
+    "Start with `tidings demo` (offline), or `tidings init OWNER/REPO` for your own.",
     no_args_is_help=True,
-    add_completion=False,
+    # --install-completion / --show-completion for bash, zsh, fish and PowerShell (Click's).
+    add_completion=True,
     pretty_exceptions_enable=False,
 )
+
+
+# Said after a command succeeds (main() prints them): a failure stays one `error:` line.
+NOTES: list[str] = []
 
 
 @dataclass
@@ -38,6 +49,37 @@ class State:
 
             self._config = load_config(self.config_path)
         return self._config
+
+    def repo_name(self, repo: str | None) -> str:
+        """The repository a command is about: as given, else the config's only one."""
+        from tidings.api import check_repo_name
+
+        if repo is not None:
+            return check_repo_name(repo)
+        cfg = self.config()
+        if len(cfg.repos) == 1:
+            return cfg.repos[0].name
+        where = str(cfg.path) if cfg.path else "no tidings.toml was found"
+        listed = ", ".join(r.name for r in cfg.repos[:5]) or "none"
+        raise InvocationError(
+            f"which repository? give OWNER/REPO ({where}; repositories in it: {listed})",
+            "e.g. tidings report daily vllm-project/vllm, or `tidings init OWNER/REPO`",
+        )
+
+    def repo(self, repo: str | None) -> RepoConfig:
+        """The repository's settings; one the config does not list says which defaults it
+        gets, once per command (a surprise timezone would shift every window)."""
+        name = self.repo_name(repo)
+        cfg = self.config()
+        settings = cfg.repo(name)
+        if not any(r.name.lower() == name.lower() for r in cfg.repos):
+            where = f"not in {cfg.path}" if cfg.path else "not configured (no tidings.toml found)"
+            NOTES.append(
+                f"note: {name} is {where}: used timezone {settings.timezone}, cut-off "
+                f"{settings.cutoff}, language {settings.language} — add a [[repos]] entry "
+                f"(tidings init {name}) to change them"
+            )
+        return settings
 
 
 def state(ctx: typer.Context) -> State:
@@ -59,13 +101,17 @@ def root(
             "--db",
             envvar="TIDINGS_DB",
             help="Database URL: sqlite:///PATH or postgresql+psycopg://USER:PASS@HOST/DB "
-            "(default: a SQLite file in your user data folder)",
+            f"(default: the SQLite file {DEFAULT_STORE})",
             show_envvar=True,
         ),
     ] = None,
     config: Annotated[
         Path | None,
-        typer.Option("--config", help="Config file (default: ./tidings.toml when present)"),
+        typer.Option(
+            "--config",
+            help="Config file (default: $TIDINGS_CONFIG, else tidings.toml in this folder or "
+            "the nearest parent folder that has one; its folders are relative to it).",
+        ),
     ] = None,
     version: Annotated[
         bool,
@@ -84,6 +130,18 @@ def bad_choice(name: str, value: str, allowed: tuple[str, ...]) -> InvocationErr
     )
 
 
+def check_when(date: str | None, week: str | None) -> None:
+    """A malformed --date or --week is a usage error said before anything else (the note on
+    an unconfigured repository included); the words (yesterday, last-week) pass."""
+    from tidings.api import DAY_WORDS, WEEK_WORDS
+    from tidings.facts.windows import parse_date, parse_week
+
+    if date is not None and date.strip().lower() not in DAY_WORDS:
+        parse_date(date)
+    if week is not None and week.strip().lower() not in WEEK_WORDS:
+        parse_week(week)
+
+
 def say(line: str) -> None:
     """A line for people on stderr (stdout carries only what was asked for)."""
     console.err.print(line, markup=False, soft_wrap=True)
@@ -94,6 +152,14 @@ def warn(text: str) -> None:
 
 
 RepoArg = Annotated[str, typer.Argument(metavar="OWNER/REPO", help="The GitHub repository.")]
+OptRepoArg = Annotated[
+    str | None,
+    typer.Argument(
+        metavar="OWNER/REPO",  # Click adds the brackets of an optional argument
+        help="The GitHub repository (default: the only one in tidings.toml).",
+        show_default=False,
+    ),
+]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON on stdout instead of tables.")]
 AllowPartialOpt = Annotated[
     bool,
@@ -125,5 +191,5 @@ LLMOpt = Annotated[
 ]
 PdfOpt = Annotated[
     bool | None,
-    typer.Option("--pdf/--no-pdf", help="Make PDF downloads (default: [site] pdf, true)."),
+    typer.Option("--pdf/--no-pdf", help="Make PDF downloads (default: \\[site] pdf, true)."),
 ]

@@ -8,7 +8,16 @@ from typing import Annotated
 import typer
 
 from tidings import api, console
-from tidings.cli.app import AllowPartialOpt, JsonOpt, RepoArg, app, say, state
+from tidings.cli.app import (
+    AllowPartialOpt,
+    JsonOpt,
+    OptRepoArg,
+    RepoArg,
+    app,
+    check_when,
+    say,
+    state,
+)
 from tidings.errors import InvocationError
 from tidings.facts.stats import DEFAULT_DEPTH, DEFAULT_TOP
 
@@ -16,7 +25,7 @@ from tidings.facts.stats import DEFAULT_DEPTH, DEFAULT_TOP
 @app.command()
 def sync(
     ctx: typer.Context,
-    repo: RepoArg,
+    repo: OptRepoArg = None,
     since: Annotated[
         str | None,
         typer.Option(
@@ -37,7 +46,7 @@ def sync(
 ) -> None:
     """Fetch the repository's issues, PRs, comments, reviews and files into the store."""
     run = state(ctx)
-    repo = api.check_repo_name(repo)
+    repo = run.repo_name(repo)
     cfg = run.config()
     if git is not None and since is not None:
         raise InvocationError(
@@ -81,11 +90,18 @@ def import_cmd(
 @app.command()
 def stats(
     ctx: typer.Context,
-    repo: RepoArg,
+    repo: OptRepoArg = None,
     date: Annotated[
-        str | None, typer.Option("--date", help="A day, YYYY-MM-DD, cut at the repo's cut-off.")
+        str | None,
+        typer.Option(
+            "--date",
+            help="A day: YYYY-MM-DD, today or yesterday, cut at the repository's cut-off.",
+        ),
     ] = None,
-    week: Annotated[str | None, typer.Option("--week", help="An ISO week, YYYY-Www.")] = None,
+    week: Annotated[
+        str | None,
+        typer.Option("--week", help="An ISO week: YYYY-Www, this-week or last-week."),
+    ] = None,
     depth: Annotated[
         int, typer.Option(min=1, help="Folder depth for the top directories.")
     ] = DEFAULT_DEPTH,
@@ -99,14 +115,15 @@ def stats(
     from tidings.facts.windows import WindowError
 
     run = state(ctx)
-    repo = api.check_repo_name(repo)
     if (date is None) == (week is None):
-        raise WindowError("give exactly one of --date or --week", "e.g. --date 2026-02-24")
+        raise WindowError("give exactly one of --date or --week", "e.g. --date yesterday")
+    check_when(date, week)
+    settings = run.repo(repo)
     result = api.stats(
         run.db,
-        repo,
-        day=date,
-        week=week,
+        settings,
+        day=api.resolve_day(date, settings) if date is not None else None,
+        week=api.resolve_week(week, settings) if week is not None else None,
         config=run.config(),
         depth=depth,
         top=top,

@@ -13,11 +13,12 @@ from tidings.cli.app import (
     FormatOpt,
     LangOpt,
     LLMOpt,
+    OptRepoArg,
     OutOpt,
-    RepoArg,
     State,
     app,
     bad_choice,
+    check_when,
     say,
     state,
 )
@@ -38,19 +39,20 @@ app.add_typer(report_app, name="report")
 
 
 def _setup(
-    ctx: typer.Context, repo: str, lang: str | None, fmt: str, out: Path | None
+    ctx: typer.Context, repo: str | None, lang: str | None, fmt: str, out: Path | None
 ) -> tuple[State, RepoConfig, Lang, Format]:
     """What both report commands check before building: (state, repo settings, language,
     format); every usage mistake is found here, before the store is touched."""
     run = state(ctx)
-    settings = run.config().repo(api.check_repo_name(repo))
-    language = lang or settings.language
-    if language not in LANGS:
-        raise bad_choice("--lang", language, LANGS)
+    # Usage mistakes first, before the note on an unconfigured repository.
+    if lang is not None and lang not in LANGS:
+        raise bad_choice("--lang", lang, LANGS)
     if fmt not in FORMATS:
         raise bad_choice("--format", fmt, FORMATS)
     if fmt == "pdf" and out is None:
         raise InvocationError("--format pdf writes a file: give --out", "e.g. --out report.pdf")
+    settings = run.repo(repo)
+    language = lang or settings.language
     return run, settings, language, fmt
 
 
@@ -68,8 +70,16 @@ def _write(report: Report, fmt: Format, out: Path | None) -> None:
 @report_app.command("daily")
 def report_daily(
     ctx: typer.Context,
-    repo: RepoArg,
-    date: Annotated[str, typer.Option("--date", help="The day, YYYY-MM-DD.")],
+    repo: OptRepoArg = None,
+    date: Annotated[
+        str | None,
+        typer.Option(
+            "--date",
+            help="The day: YYYY-MM-DD, today or yesterday (default: the last day whose "
+            "window has ended at the repository's cut-off).",
+            show_default=False,
+        ),
+    ] = None,
     lang: LangOpt = None,
     fmt: FormatOpt = "md",
     out: OutOpt = None,
@@ -77,10 +87,9 @@ def report_daily(
     allow_partial: AllowPartialOpt = False,
 ) -> None:
     """Write one day's report: every number from the store, prose by a model or by rules."""
-    from tidings.facts.windows import parse_date
-
-    day = parse_date(date)
+    check_when(date, None)
     run, settings, language, form = _setup(ctx, repo, lang, fmt, out)
+    day = api.resolve_day(date, settings)
     report = api.build_daily(
         run.db,
         settings,
@@ -96,8 +105,16 @@ def report_daily(
 @report_app.command("weekly")
 def report_weekly(
     ctx: typer.Context,
-    repo: RepoArg,
-    week: Annotated[str, typer.Option("--week", help="The ISO week, YYYY-Www.")],
+    repo: OptRepoArg = None,
+    week: Annotated[
+        str | None,
+        typer.Option(
+            "--week",
+            help="The ISO week: YYYY-Www, this-week or last-week (default: the last week "
+            "that has ended).",
+            show_default=False,
+        ),
+    ] = None,
     lang: LangOpt = None,
     fmt: FormatOpt = "md",
     out: OutOpt = None,
@@ -106,10 +123,9 @@ def report_weekly(
 ) -> None:
     """Write one ISO week's report: merged work, risk tags, trends; prose by a model (reusing
     the daily per-PR analyses) or by rules."""
-    from tidings.facts.windows import parse_week
-
-    year_week = parse_week(week)
+    check_when(None, week)
     run, settings, language, form = _setup(ctx, repo, lang, fmt, out)
+    year_week = api.resolve_week(week, settings)
     report = api.build_weekly(
         run.db,
         settings,

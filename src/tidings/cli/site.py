@@ -21,12 +21,12 @@ app.add_typer(site_app, name="site")
 def site_build(
     ctx: typer.Context,
     out: Annotated[
-        Path | None, typer.Option("--out", help="Site folder (default: [site] out_dir, site).")
+        Path | None, typer.Option("--out", help="Site folder (default: \\[site] out_dir, site).")
     ] = None,
     source: Annotated[
         Path | None,
         typer.Option(
-            "--from", help="Folder of report JSON files (default: [site] reports_dir, reports)."
+            "--from", help="Folder of report JSON files (default: \\[site] reports_dir, reports)."
         ),
     ] = None,
     pdf: PdfOpt = None,
@@ -104,9 +104,28 @@ def run_cmd(
             "processes on any machine sharing the PostgreSQL store (docs/scale.md).",
         ),
     ] = False,
+    lookback: Annotated[
+        int | None,
+        typer.Option(
+            "--lookback",
+            min=1,
+            metavar="DAYS",
+            help="A repository never synced into this store reads only its last DAYS days "
+            "and the week they start in (default: [run] first_sync_days, 14). Later syncs "
+            "resume either way.",
+        ),
+    ] = None,
+    notify: Annotated[
+        bool,
+        typer.Option(
+            "--notify/--no-notify",
+            help="Announce new reports to \\[notify] urls (a failed message is a warning).",
+        ),
+    ] = True,
     as_json: JsonOpt = False,
 ) -> None:
-    """Sync every repository in tidings.toml, write the due reports, rebuild the site."""
+    """Sync every repository in tidings.toml, write the due reports, rebuild the site,
+    announce what is new."""
     run = state(ctx)
     if queue:
         from tidings.cli.queue import enqueue_run
@@ -126,6 +145,8 @@ def run_cmd(
             progress=progress,
             concurrency=concurrency,
             full_history=full_history,
+            lookback=lookback,
+            notify=notify,
         )
     for warning in result.warnings:
         warn(warning)
@@ -151,6 +172,8 @@ def run_cmd(
                 f"site: {result.site_dir}/ ({len(result.site.written)} files written, "
                 f"{result.site.unchanged} unchanged)"
             )
+        if sent := [d for d in result.notified if d.ok]:
+            say(f"notify: {len(sent)} messages sent")
     if result.site_error is not None:
         raise result.site_error
     if not result.ok:

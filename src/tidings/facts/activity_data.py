@@ -16,6 +16,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from tidings.facts.roles import Roles
+from tidings.facts.stats import parent_live
 from tidings.store import schema
 from tidings.store.gaps import read_gaps
 
@@ -184,9 +185,9 @@ def load_window(
         (rc, "review_comment", rc.c.created_at),
     ):
         rows = conn.execute(
-            sa.select(table)
-            .select_from(_with_parent(table))
-            .where(table.c.repo_id == repo_id, ~table.c.deleted, _parent_live(), within(when))
+            sa.select(table).where(
+                table.c.repo_id == repo_id, ~table.c.deleted, parent_live(table), within(when)
+            )
         ).mappings()
         data.activity.extend(_comment(row, kind, row[when.name]) for row in rows)
     data.activity.sort(key=lambda c: (c.created_at, c.kind, c.id))
@@ -211,11 +212,14 @@ def load_window(
     refs = schema.closing_refs
     numbers = sorted(data.items)
     if numbers:
+        mine = sa.and_(refs.c.repo_id == repo_id, refs.c.issue_repo == repo)
+        pairs = sa.select(refs.c.number, refs.c.issue_number)
+        # Two indexed look-ups, one per direction, rather than one OR: given the OR, planners
+        # read every reference the repository ever had (store/migrations 0005).
         for ref in conn.execute(
-            sa.select(refs.c.number, refs.c.issue_number).where(
-                refs.c.repo_id == repo_id,
-                refs.c.issue_repo == repo,
-                sa.or_(refs.c.number.in_(numbers), refs.c.issue_number.in_(numbers)),
+            sa.union(
+                pairs.where(mine, refs.c.number.in_(numbers)),
+                pairs.where(mine, refs.c.issue_number.in_(numbers)),
             )
         ):
             data.closes.setdefault(ref.number, []).append(ref.issue_number)
@@ -275,20 +279,6 @@ def load_window(
             if number not in data.first_review_at or first < data.first_review_at[number]:
                 data.first_review_at[number] = first
     return data
-
-
-def _with_parent(table: sa.Table) -> sa.Join:
-    """A comment or review table joined to the item it belongs to (if the store has it)."""
-    it = schema.items
-    return table.outerjoin(
-        it, sa.and_(it.c.repo_id == table.c.repo_id, it.c.number == table.c.number)
-    )
-
-
-def _parent_live() -> sa.ColumnElement[bool]:
-    """The row's item is not marked deleted: the words on a deleted issue or PR leave the
-    facts with it. (One the store never held still counts, as in facts/stats.py.)"""
-    return sa.func.coalesce(schema.items.c.deleted, False).is_(False)
 
 
 def _load_missing_items(conn: Connection, repo_id: int, data: WindowData, wanted: set[int]) -> None:

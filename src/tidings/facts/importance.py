@@ -1,10 +1,14 @@
 """How important a merged PR is, as a sum of explained parts.
 
-score = size · log2(1 + changed lines)
+score = size · log2(1 + changed lines, generated and vendored files left out)
       + core_path (once, if any file matches the repository's core_paths)
       + discussion · log2(1 + comments + reviews)
       + linked_issue · min(3, issues the PR closes)
+      + revert (once, when the PR reverts another)
       + the configured weight of each of its labels
+
+A PR opened by a bot (dependabot, a translation workflow: facts/generated.py) scores 0 with
+the one part `bot`: it is counted everywhere, ranked last. A revert is news whoever opened it.
 
 Weights come from `[repos.importance]` in tidings.toml. Every report shows the parts, so a
 reader can see why a PR ranks where it does.
@@ -18,6 +22,8 @@ from dataclasses import dataclass
 
 from tidings.config import RepoConfig
 from tidings.facts.activity_data import WindowData
+from tidings.facts.generated import is_bot_pr, is_generated
+from tidings.facts.reverts import is_revert
 from tidings.globs import any_match
 
 
@@ -50,7 +56,15 @@ def score_merged(data: WindowData, repo: RepoConfig) -> list[Scored]:
         if item.kind != "pr" or not data.in_window(item.merged_at):
             continue
         files = data.files.get(number, [])
-        lines = item.additions + item.deletions
+        dirs = top_dirs(
+            [(f.path, f.additions + f.deletions) for f in files if not is_generated(f.path, repo)]
+        )
+        revert = is_revert(item.title, item.body)
+        if is_bot_pr(item.author, item.author_type, item.title, item.body, repo):
+            scored.append(Scored(number, 0.0, {"bot": 0.0}, dirs))
+            continue
+        generated = sum(f.additions + f.deletions for f in files if is_generated(f.path, repo))
+        lines = max(0, item.additions + item.deletions - generated)
         parts: dict[str, float] = {"size": round(weights.size * math.log2(1 + lines), 2)}
         if repo.core_paths and any(any_match(repo.core_paths, f.path) for f in files):
             parts["core_path"] = weights.core_path
@@ -60,11 +74,12 @@ def score_merged(data: WindowData, repo: RepoConfig) -> list[Scored]:
         linked = len(data.closes.get(number, []))
         if linked:
             parts["linked_issues"] = weights.linked_issue * min(3, linked)
+        if weights.revert and revert:
+            parts["revert"] = weights.revert
         for label in item.labels:
             if label.lower() in label_weights:
                 parts[f"label:{label}"] = label_weights[label.lower()]
         total = round(sum(parts.values()), 2)
-        dirs = top_dirs([(f.path, f.additions + f.deletions) for f in files])
         scored.append(Scored(number, total, parts, dirs))
     scored.sort(key=lambda s: (-s.score, s.number))
     return scored

@@ -14,16 +14,28 @@ models, the words of each language and the benchmarks derive theirs from it.
 
 from __future__ import annotations
 
+import ast
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
+from difflib import SequenceMatcher
+from functools import cached_property
 from typing import TYPE_CHECKING, Literal, get_args
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from tidings.globs import any_match
+from tidings.facts.reverts import (
+    BySha,
+    ByTitle,
+    link,
+    revert_line,
+    revert_ref,
+    store_lookups,
+)
+from tidings.globs import compile_glob
 from tidings.store import schema
 from tidings.store.gaps import read_gaps
 
@@ -64,8 +76,33 @@ MAX_EVIDENCE = 5
 
 # An assert statement (not a comment or a word inside a string): it vanishes under `python -O`.
 _ASSERT = re.compile(r"^\s*assert\b")
-_REVERT_TITLE = re.compile(r"^\s*(?:\[[^\]]*\]\s*)*(?:revert\b|\[revert\])", re.IGNORECASE)
-_REVERT_BODY = re.compile(r"^This reverts commit [0-9a-f]{7,40}", re.IGNORECASE | re.MULTILINE)
+# A test switched off in place: an unconditional skip or xfail marker, `skipif(True`, or a
+# skipif whose reason says the test is broken (a platform gate is not a lost test).
+_DISABLED = re.compile(
+    r"^\s*(?:pytestmark\s*=\s*)?@?(?:pytest\.mark\.(?:skip\b(?!_)(?!if)|xfail\b)"
+    r"|unittest\.(?:skip|expectedFailure)\b(?!If|Unless)"
+    r"|pytest\.mark\.skipif\(\s*True\b)"
+)
+_DISABLED_SKIPIF = re.compile(r"^\s*(?:pytestmark\s*=\s*)?@?pytest\.mark\.skipif\(")
+_BROKEN_REASON = re.compile(
+    r"broken|fix ?me|flak|unstable|fail|todo|temporar|hang|not work", re.IGNORECASE
+)
+
+# A line whose only change is a version or a commit: a pinned dependency moved.
+_VERSION = re.compile(
+    r"\bv?\d+\.\d+(?:\.[0-9a-z]+)+(?:[-+][0-9a-z.]+)?\b|\bv\d+\.\d+\b"
+    r"|\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}\b",
+    re.IGNORECASE,
+)
+# A test case's definition: its name tells a renamed test from a dropped one.
+_TEST_DEF = re.compile(r"^\s*(?:async\s+)?def\s+(test\w*)\s*\(|^\s*class\s+(Test\w*)\b")
+# Files changed by this many lines or fewer (a version bump, a flag dropped across the tree)
+# do not make a PR large by their number.
+_SWEEP_LINES = 2
+# Code changes that delete at least this many times what they add are removals.
+_REMOVAL_RATIO = 10
+_HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@")
+_OPENERS, _CLOSERS = "([{", ")]}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +128,9 @@ class PRFile:
     status: str | None = None  # added, modified, removed, renamed (None: unknown)
     additions: int | None = None  # None: binary
     deletions: int | None = None
-    patch: str | None = None  # added lines, one per line (None: not known)
+    # The file's diff: unified hunks (`@@` headers, `-` and `+` lines, context ignored), or,
+    # as older git syncs stored it, the added lines alone, one per line. None: not known.
+    patch: str | None = None
 
     @property
     def lines(self) -> int:
@@ -117,6 +156,9 @@ class MergedPR:
     # The PR's true changed-file count where `files` is only part of its list (GitHub lists at
     # most 3,000; store/gaps.py), else None.
     files_total: int | None = None
+    # The PR this one reverts when only the store could tell (its title or merge commit
+    # matched; link_reverts), else None. A number the text names needs no store.
+    reverted: int | None = None
 
     @property
     def additions(self) -> int:
@@ -127,6 +169,170 @@ class MergedPR:
         return sum(f.deletions or 0 for f in self.files)
 
 
+# -- diffs -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Hunk:
+    removed: tuple[str, ...]
+    added: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Diff:
+    hunks: tuple[Hunk, ...]
+    removed_known: bool  # False: the patch held added lines only
+
+    @property
+    def added(self) -> Iterable[str]:
+        return (line for h in self.hunks for line in h.added)
+
+    @property
+    def removed(self) -> Iterable[str]:
+        return (line for h in self.hunks for line in h.removed)
+
+
+def parse_patch(patch: str | None) -> Diff | None:
+    """A file's patch as hunks of removed and added lines (see PRFile.patch)."""
+    if patch is None:
+        return None
+    lines = patch.split("\n")
+    if not (_HUNK.match(lines[0]) or lines[0].startswith("diff --git ")):
+        return Diff((Hunk((), tuple(lines)),), removed_known=False)
+    hunks: list[Hunk] = []
+    removed: list[str] = []
+    added: list[str] = []
+    started = False
+    for line in lines:
+        if line.startswith("@@") and _HUNK.match(line):
+            if started:
+                hunks.append(Hunk(tuple(removed), tuple(added)))
+            removed, added, started = [], [], True
+        elif not started:
+            continue  # `diff --git`, `---`, `+++` headers before the first hunk
+        elif line.startswith("+"):
+            added.append(line[1:])
+        elif line.startswith("-"):
+            removed.append(line[1:])
+    if started:
+        hunks.append(Hunk(tuple(removed), tuple(added)))
+    return Diff(tuple(hunks), removed_known=True)
+
+
+def _key(line: str) -> str:
+    """A line as moved or re-indented code compares: whitespace ignored."""
+    return " ".join(line.split())
+
+
+def narrows_type(line: str) -> bool:
+    """An assert that only narrows a type for the type checker (`x is not None`,
+    `isinstance(x, T)`, joined by `and`): it documents, it does not validate input."""
+    text = line.strip()
+    # A multi-line assert's first line: close its brackets so it parses on its own.
+    depth = [c for c in text if c in _OPENERS or c in _CLOSERS]
+    missing = sum(1 if c in _OPENERS else -1 for c in depth)
+    try:
+        tree = ast.parse(text + ")" * max(missing, 0))
+    except SyntaxError:
+        return False
+    node = tree.body[0] if tree.body else None
+    return isinstance(node, ast.Assert) and _narrowing(node.test)
+
+
+def _narrowing(node: ast.expr) -> bool:
+    if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
+        return all(_narrowing(v) for v in node.values)
+    if isinstance(node, ast.Compare):
+        return (
+            len(node.ops) == 1
+            and isinstance(node.ops[0], ast.IsNot)
+            and isinstance(node.comparators[0], ast.Constant)
+            and node.comparators[0].value is None
+        )
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in ("isinstance", "issubclass", "callable")
+    )
+
+
+def disables_test(line: str) -> bool:
+    """An added line that switches a test off (skip/xfail), not one that gates a platform."""
+    if _DISABLED.match(line):
+        return True
+    return bool(_DISABLED_SKIPIF.match(line) and _BROKEN_REASON.search(line))
+
+
+def _pin_bump(removed: str, added: str) -> bool:
+    """The two lines differ only in version numbers or commit hashes."""
+    return (
+        removed != added
+        and bool(_VERSION.search(added))
+        and _VERSION.sub("\0", removed).strip() == _VERSION.sub("\0", added).strip()
+    )
+
+
+def link_reverts(prs: Sequence[MergedPR], by_sha: BySha, by_title: ByTitle) -> list[MergedPR]:
+    """Each revert whose text names no PR, linked to the one it reverts (reverts.link). The
+    lookups are the store's (load_merged) or an index's (tests)."""
+    out: list[MergedPR] = []
+    for pr in prs:
+        ref = revert_ref(pr.title, pr.body, pr.number)
+        found = link(ref, pr.number, pr.merged_at, by_sha, by_title) if ref else None
+        out.append(replace(pr, reverted=found) if found is not None else pr)
+    return out
+
+
+def reverted_pr(pr: MergedPR) -> int | None:
+    """The PR this one reverts, as its text names it or the store linked it, else None."""
+    ref = revert_ref(pr.title, pr.body, pr.number)
+    return (ref.number or pr.reverted) if ref else None
+
+
+# -- the rules ---------------------------------------------------------------------------------
+
+
+class _View:
+    """One PR's diffs, each parsed when a rule first needs it (most files need none), and
+    the lines the PR both removes and adds anywhere (moved or re-indented, not new)."""
+
+    def __init__(self, pr: MergedPR, rules: _Rules) -> None:
+        self.pr = pr
+        self.rules = rules
+        self._diffs: dict[int, Diff | None] = {}
+
+    def diff(self, index: int) -> Diff | None:
+        if index not in self._diffs:
+            self._diffs[index] = parse_patch(self.pr.files[index].patch)
+        return self._diffs[index]
+
+    def files(self, pr: MergedPR) -> Iterable[tuple[int, PRFile]]:
+        return enumerate(pr.files)
+
+    def _all(self) -> Iterable[Diff]:
+        # Docs and translations move text, never code or tests: their lines are not read.
+        for i, f in enumerate(self.pr.files):
+            if self.rules.matches("large_ignore", f.path):
+                continue
+            diff = self.diff(i)
+            if diff is not None:
+                yield diff
+
+    @cached_property
+    def moved(self) -> Counter[str]:
+        removed: Counter[str] = Counter()
+        added: Counter[str] = Counter()
+        for diff in self._all():
+            removed.update(k for k in map(_key, diff.removed) if k)
+            added.update(k for k in map(_key, diff.added) if k)
+        return removed & added
+
+    @cached_property
+    def defined(self) -> set[str]:
+        """Test names the PR defines anywhere: a test whose name is still defined moved."""
+        return {name for diff in self._all() for name in _test_names(diff.added)}
+
+
 class _Rules:
     def __init__(self, repo: RepoConfig) -> None:
         self.repo = repo
@@ -134,17 +340,51 @@ class _Rules:
         # The config's weights name only known tags (config.RiskConfig checks them).
         self.weights = {tag: self.cfg.weights.get(tag, w) for tag, w in DEFAULT_WEIGHTS.items()}
         self.extensions = tuple(e.lower() for e in self.cfg.code_extensions)
-        self._tests: dict[str, bool] = {}
+        self._kinds: dict[str, str] = {}
+        self._matches: dict[tuple[str, str], bool] = {}
+        # Each glob list as one regular expression: a week's files times 50 globs add up.
+        self._lists = {
+            name: _one_regex(patterns)
+            for name, patterns in (
+                ("support_paths", self.cfg.support_paths),
+                ("test_paths", repo.test_paths),
+                ("core_paths", repo.core_paths),
+                ("dependency_paths", self.cfg.dependency_paths),
+                ("security_paths", self.cfg.security_paths),
+                ("large_ignore", self.cfg.large_ignore),
+            )
+        }
 
-    def is_test(self, path: str) -> bool:
-        # A week's PRs share many paths; glob matching is the rules' main cost.
-        found = self._tests.get(path)
+    def matches(self, globs: str, path: str) -> bool:
+        """`path` matches the glob list `globs` (cached: PRs share paths)."""
+        key = (globs, path)
+        found = self._matches.get(key)
         if found is None:
-            found = self._tests[path] = any_match(self.repo.test_paths, path)
+            regex = self._lists[globs]
+            found = self._matches[key] = regex is not None and regex.match(path) is not None
         return found
 
+    def kind(self, path: str) -> str:
+        """The path's kind: support (examples, docs, CI), test, code (product) or other."""
+        # A week's PRs share many paths; glob matching is the rules' main cost.
+        found = self._kinds.get(path)
+        if found is None:
+            if self.matches("support_paths", path):
+                found = "support"
+            elif self.matches("test_paths", path):
+                found = "test"
+            elif path.lower().endswith(self.extensions):
+                found = "code"
+            else:
+                found = "other"
+            self._kinds[path] = found
+        return found
+
+    def is_test(self, path: str) -> bool:
+        return self.kind(path) == "test"
+
     def is_code(self, path: str) -> bool:
-        return path.lower().endswith(self.extensions) and not self.is_test(path)
+        return self.kind(path) == "code"
 
     def tag(self, name: RiskTagName, evidence: list[Evidence]) -> RiskTag:
         return RiskTag(
@@ -156,6 +396,7 @@ class _Rules:
     # -- the rules, in the order reports list them -------------------------------------------
 
     def assess(self, pr: MergedPR) -> list[RiskTag]:
+        view = _View(pr, self)
         tags: list[RiskTag] = []
         for rule in (
             self.revert,
@@ -169,15 +410,23 @@ class _Rules:
             self.dependency_change,
             self.large_change,
         ):
-            found = rule(pr)
+            found = rule(pr, view)
             if found is not None:
                 tags.append(found)
         return tags
 
-    def missing_tests(self, pr: MergedPR) -> RiskTag | None:
+    def missing_tests(self, pr: MergedPR, view: _View) -> RiskTag | None:
+        """Product code changed and no test changed with it. A change that only deletes code
+        (dead code, a feature dropped) has nothing new to test; a test file whose only new
+        lines switch tests off tests nothing."""
         code = [f for f in pr.files if self.is_code(f.path)]
         lines = sum(f.lines for f in code)
-        if lines < self.cfg.missing_tests_min_lines or any(self.is_test(f.path) for f in pr.files):
+        added = sum(f.additions or 0 for f in code)
+        if lines < self.cfg.missing_tests_min_lines or added * _REMOVAL_RATIO < lines - added:
+            return None
+        if any(
+            self.is_test(f.path) and not _only_disables(view.diff(i)) for i, f in view.files(pr)
+        ):
             return None
         biggest = sorted(code, key=lambda f: (-f.lines, f.path))
         return self.tag(
@@ -186,23 +435,58 @@ class _Rules:
             + [Evidence(path=f.path, numbers={"lines": f.lines}) for f in biggest[:3]],
         )
 
-    def tests_removed(self, pr: MergedPR) -> RiskTag | None:
+    def tests_removed(self, pr: MergedPR, view: _View) -> RiskTag | None:
+        """Test lines lost (removed and not added back anywhere in the PR, net of the test's
+        new lines) or tests switched off. Without hunks, the file's counts decide."""
         out: list[Evidence] = []
-        for f in pr.files:
+        disabled: list[Evidence] = []
+        kept = view.moved.copy()  # a moved line nets once, wherever it went
+        arrived = view.moved.copy()
+        # Tests in files the PR creates may be the dropped ones moved under new names.
+        created: Counter[str] = Counter()
+        for i, f in view.files(pr):
+            if f.status == "added" and self.is_test(f.path) and (diff := view.diff(i)):
+                created.update(_test_names(diff.added))
+        for i, f in view.files(pr):
             if not self.is_test(f.path):
                 continue
+            diff = view.diff(i)
             adds, dels = f.additions or 0, f.deletions or 0
             deleted = f.status == "removed"
-            if deleted or dels - adds >= self.cfg.tests_removed_min_lines:
+            # A skip in a file the PR creates marks a new case; it switches nothing off.
+            if diff is not None and f.status != "added":
+                disabled += _switched_off(f.path, diff, view)
+            if diff is not None and diff.removed_known:
+                lost = _unmatched(diff.removed, kept)
+                new = _unmatched(diff.added, arrived)
+                # Test cases dropped: names no longer defined anywhere in the PR, more than
+                # the file's new tests (a rewritten test gets a new name, not one fewer).
+                gone = [n for n in _test_names(diff.removed) if n not in view.defined]
+                had = set(_test_names(diff.removed))
+                fresh = [n for n in _test_names(diff.added) if n not in had]
+                dropped = len(gone) - len(fresh)
+                while dropped > 0 and created.total() > 0:
+                    created[next(n for n, c in created.items() if c > 0)] -= 1
+                    dropped -= 1
+                # Python tests are counted by their cases (a rewrite that shortens them drops
+                # none); other test files (YAML cases, data) by the lines they lose.
+                by_lines = not f.path.endswith(".py") or (deleted and not had)
+                fired = dropped > 0 or (by_lines and lost - new >= self.cfg.tests_removed_min_lines)
+                numbers = {"additions": adds, "deletions": dels, "lost_lines": max(lost - new, 0)}
+                if dropped > 0:
+                    numbers["tests_dropped"] = dropped
+            else:
+                fired = deleted or dels - adds >= self.cfg.tests_removed_min_lines
                 numbers = {"additions": adds, "deletions": dels}
+            if fired:
                 if deleted:
                     numbers["deleted_file"] = 1
                 out.append(Evidence(path=f.path, numbers=numbers))
+        out += disabled
         return self.tag("tests_removed", out) if out else None
 
-    def core_path(self, pr: MergedPR) -> RiskTag | None:
-        core = self.repo.core_paths
-        hits = [f for f in pr.files if core and any_match(core, f.path)]
+    def core_path(self, pr: MergedPR, view: _View) -> RiskTag | None:
+        hits = [f for f in pr.files if self.matches("core_paths", f.path)]
         if not hits:
             return None
         hits.sort(key=lambda f: (-f.lines, f.path))
@@ -210,61 +494,102 @@ class _Rules:
             "core_path", [Evidence(path=f.path, numbers={"lines": f.lines}) for f in hits]
         )
 
-    def large_change(self, pr: MergedPR) -> RiskTag | None:
-        lines, files = pr.additions + pr.deletions, len(pr.files)
+    def large_change(self, pr: MergedPR, view: _View) -> RiskTag | None:
+        # Reviewable lines: prose, translations, lock files and test data (a test's YAML
+        # configs) make a PR long, not large.
+        counted = [
+            f
+            for f in pr.files
+            if not self.matches("large_ignore", f.path)
+            and not (self.is_test(f.path) and not f.path.lower().endswith(self.extensions))
+        ]
+        lines = sum(f.lines for f in counted)
+        files = sum(1 for f in counted if f.lines > _SWEEP_LINES)
         if lines < self.cfg.large_lines and files < self.cfg.large_files:
             return None
-        return self.tag(
-            "large_change",
-            [
-                Evidence(
-                    numbers={
-                        "lines": lines,
-                        "files": files,
-                        "lines_threshold": self.cfg.large_lines,
-                        "files_threshold": self.cfg.large_files,
-                    }
-                )
-            ],
-        )
+        numbers = {
+            "lines": lines,
+            "files": files,
+            "lines_threshold": self.cfg.large_lines,
+            "files_threshold": self.cfg.large_files,
+        }
+        if len(counted) < len(pr.files):
+            numbers["ignored_files"] = len(pr.files) - len(counted)
+        return self.tag("large_change", [Evidence(numbers=numbers)])
 
-    def assert_validation(self, pr: MergedPR) -> RiskTag | None:
+    def assert_validation(self, pr: MergedPR, view: _View) -> RiskTag | None:
+        """New asserts in product code that check a value; an assert moved or re-indented
+        within the PR, or one that only narrows a type, adds no check."""
         out: list[Evidence] = []
-        for f in pr.files:
-            if f.patch is None or not f.path.endswith(".py") or self.is_test(f.path):
+        moved = view.moved.copy()
+        for i, f in view.files(pr):
+            if not f.path.endswith(".py") or not self.is_code(f.path):
                 continue
-            for line in f.patch.splitlines():
-                if _ASSERT.match(line):
+            diff = view.diff(i)
+            if diff is None or not any(_ASSERT.match(line) for line in diff.added):
+                continue
+            # The file's removed asserts that were not moved: what a new one may reword.
+            before = [
+                line for line in diff.removed if _ASSERT.match(line) and not view.moved[_key(line)]
+            ]
+            for line in diff.added:
+                if not _ASSERT.match(line):
+                    continue
+                key = _key(line)
+                if moved[key] > 0:
+                    moved[key] -= 1
+                elif narrows_type(line) or _rewrites(line, before, 0.6):
+                    continue
+                else:
                     out.append(Evidence(path=f.path, line=line.strip()[:200]))
         return self.tag("assert_validation", out) if out else None
 
-    def revert(self, pr: MergedPR) -> RiskTag | None:
-        if _REVERT_TITLE.match(pr.title):
-            return self.tag("revert", [Evidence(line=pr.title[:200])])
-        match = _REVERT_BODY.search(pr.body or "")
-        if match:
-            return self.tag("revert", [Evidence(line=match.group(0))])
-        return None
+    def revert(self, pr: MergedPR, view: _View) -> RiskTag | None:
+        line = revert_line(pr.title, pr.body)
+        if line is None:
+            return None
+        reverted = reverted_pr(pr)
+        numbers = {"reverts": reverted} if reverted else {}
+        return self.tag("revert", [Evidence(line=line[:200], numbers=numbers)])
 
-    def no_approval(self, pr: MergedPR) -> RiskTag | None:
+    def no_approval(self, pr: MergedPR, view: _View) -> RiskTag | None:
         # Only the API knows reviews; a git-only PR stays silent rather than look unreviewed.
         if not pr.reviews_known or pr.approvers:
             return None
         return self.tag("no_approval", [Evidence(numbers={"reviews": pr.reviews, "approvals": 0})])
 
-    def dependency_change(self, pr: MergedPR) -> RiskTag | None:
-        hits = [f for f in pr.files if any_match(self.cfg.dependency_paths, f.path)]
-        if not hits:
-            return None
-        return self.tag(
-            "dependency_change", [Evidence(path=f.path, numbers={"lines": f.lines}) for f in hits]
-        )
+    def dependency_change(self, pr: MergedPR, view: _View) -> RiskTag | None:
+        """A dependency or build file changed, or a version or commit pinned elsewhere (a CI
+        workflow's upstream commit, a `.commit` file) moved."""
+        out: list[Evidence] = []
+        for i, f in view.files(pr):
+            if self.matches("dependency_paths", f.path):
+                out.append(Evidence(path=f.path, numbers={"lines": f.lines}))
+                continue
+            # Docs name versions, they pin nothing; code and tests are the other rules'.
+            if self.kind(f.path) in ("test", "code") or self.matches("large_ignore", f.path):
+                continue
+            diff = view.diff(i)
+            if diff is None or not diff.removed_known:
+                continue
+            for hunk in diff.hunks:
+                pins = [
+                    a
+                    for r, a in zip(hunk.removed, hunk.added, strict=False)
+                    if len(hunk.removed) == len(hunk.added) and _pin_bump(r, a)
+                ]
+                if pins:
+                    out.append(
+                        Evidence(path=f.path, line=pins[0].strip()[:200], numbers={"pin": 1})
+                    )
+                    break
+        return self.tag("dependency_change", out) if out else None
 
-    def security_path(self, pr: MergedPR) -> RiskTag | None:
+    def security_path(self, pr: MergedPR, view: _View) -> RiskTag | None:
         hits = [
             f
             for f in pr.files
-            if any_match(self.cfg.security_paths, f.path) and not self.is_test(f.path)
+            if self.matches("security_paths", f.path) and not self.is_test(f.path)
         ]
         if not hits:
             return None
@@ -272,13 +597,71 @@ class _Rules:
             "security_path", [Evidence(path=f.path, numbers={"lines": f.lines}) for f in hits]
         )
 
-    def follow_up_promised(self, pr: MergedPR) -> RiskTag | None:
+    def follow_up_promised(self, pr: MergedPR, view: _View) -> RiskTag | None:
         if not pr.unresolved_threads:  # None (unknown) or 0
             return None
         return self.tag(
             "follow_up_promised",
             [Evidence(numbers={"unresolved_threads": pr.unresolved_threads})],
         )
+
+
+def _rewrites(line: str, before: list[str], similarity: float) -> bool:
+    """`line` rewrites one of `before` (the file's removed lines of the same kind, which it
+    uses up): the check or the skip existed before the PR, only its wording changed."""
+    key = _key(line)
+    for i, old in enumerate(before):
+        if similarity <= 0 or SequenceMatcher(None, _key(old), key).ratio() >= similarity:
+            del before[i]
+            return True
+    return False
+
+
+def _switched_off(path: str, diff: Diff, view: _View) -> list[Evidence]:
+    """The file's new skip/xfail lines; a skip moved, or rewritten in place (its reason or
+    version changed), was off before the PR."""
+    before = [line for line in diff.removed if disables_test(line)]
+    return [
+        Evidence(path=path, line=line.strip()[:200], numbers={"disabled": 1})
+        for line in diff.added
+        if disables_test(line) and not view.moved[_key(line)] and not _rewrites(line, before, 0)
+    ]
+
+
+def _one_regex(patterns: list[str]) -> re.Pattern[str] | None:
+    if not patterns:
+        return None
+    return re.compile("|".join(f"(?:{compile_glob(p).pattern})" for p in patterns))
+
+
+def _only_disables(diff: Diff | None) -> bool:
+    """The file's new lines only switch tests off (its removed lines may be anything)."""
+    if diff is None:
+        return False
+    added = [line for line in diff.added if line.strip()]
+    return bool(added) and all(disables_test(line) for line in added)
+
+
+def _test_names(lines: Iterable[str]) -> list[str]:
+    return [
+        m.group(1) or m.group(2)
+        for line in lines
+        if ("test" in line or "Test" in line) and (m := _TEST_DEF.match(line))
+    ]
+
+
+def _unmatched(lines: Iterable[str], pool: Counter[str]) -> int:
+    """How many non-blank lines are not in `pool` (which they use up)."""
+    count = 0
+    for line in lines:
+        key = _key(line)
+        if not key:
+            continue
+        if pool[key] > 0:
+            pool[key] -= 1
+        else:
+            count += 1
+    return count
 
 
 def assess(pr: MergedPR, repo: RepoConfig) -> list[RiskTag]:
@@ -365,7 +748,7 @@ def load_merged(conn: Connection, repo_id: int, start: datetime, end: datetime) 
             reviews[n] += 1
             if review.state == "APPROVED" and review.author and review.author != authors[n]:
                 approvers[n].add(review.author)
-    return [
+    prs = [
         MergedPR(
             number=r.number,
             title=r.title,
@@ -383,6 +766,7 @@ def load_merged(conn: Connection, repo_id: int, start: datetime, end: datetime) 
         )
         for r in rows
     ]
+    return link_reverts(prs, *store_lookups(conn, repo_id))
 
 
 def _chunks(values: list[int], size: int = 500) -> Iterable[list[int]]:

@@ -134,7 +134,15 @@ def item_lists(conn: Connection, repo_id: int, window: Window) -> ItemLists:
     """Which issues and PRs were opened, closed and merged in the window."""
     t = items_t
     rows = conn.execute(
-        sa.select(t.c.number, t.c.kind, t.c.state, t.c.created_at, t.c.closed_at, t.c.merged_at)
+        sa.select(
+            t.c.number,
+            t.c.kind,
+            t.c.state,
+            t.c.created_at,
+            t.c.closed_at,
+            t.c.merged_at,
+            t.c.source,
+        )
         .where(
             _live_items(repo_id),
             sa.or_(
@@ -146,7 +154,7 @@ def item_lists(conn: Connection, repo_id: int, window: Window) -> ItemLists:
         .order_by(t.c.number)
     )
     lists = ItemLists()
-    for number, kind, state, created_at, closed_at, merged_at in rows:
+    for number, kind, state, created_at, closed_at, merged_at, source in rows:
         # closed_at is the latest close: an issue closed, reopened and closed again counts
         # once, in the window of its last close, and not at all while it is open again.
         closed = state == "closed" and closed_at in window
@@ -156,7 +164,9 @@ def item_lists(conn: Connection, repo_id: int, window: Window) -> ItemLists:
             if closed:
                 lists.closed_issues.append(number)
             continue
-        if created_at in window:
+        # A PR read from a git clone has only its commit dates: when it was opened is unknown,
+        # so it is never counted as new (its merge is known).
+        if created_at in window and source != "git":
             lists.new_prs.append(number)
         if merged_at in window:
             lists.merged_prs.append(number)
@@ -257,19 +267,28 @@ def _child_rows(
     conn: Connection, table: sa.Table, repo_id: int, moment: sa.Column[Any], window: Window
 ) -> Sequence[sa.Row[*tuple[Any, ...]]]:
     """Comments or reviews made in the window on items that still exist."""
-    joined = table.outerjoin(
-        items_t, sa.and_(items_t.c.repo_id == table.c.repo_id, items_t.c.number == table.c.number)
-    )
     return conn.execute(
-        sa.select(table.c.author, table.c.author_type, table.c.number, *_extra(table))
-        .select_from(joined)
-        .where(
+        sa.select(table.c.author, table.c.author_type, table.c.number, *_extra(table)).where(
             table.c.repo_id == repo_id,
             table.c.deleted.is_(False),
-            sa.func.coalesce(items_t.c.deleted, False).is_(False),
+            parent_live(table),
             _between(moment, window),
         )
     ).all()
+
+
+def parent_live(table: sa.Table) -> sa.ColumnElement[bool]:
+    """The comment's or review's item is not marked deleted: the words on a deleted issue or PR
+    leave the facts with it (one the store never held counts as live). Asked as "no deleted
+    item of that number", which the small partial index ix_items_repo_deleted answers: an
+    outer join to the items made PostgreSQL hash every item of the repository for a week's
+    comments (store/migrations 0005)."""
+    gone = sa.select(items_t.c.number).where(
+        items_t.c.repo_id == table.c.repo_id,
+        items_t.c.number == table.c.number,
+        items_t.c.deleted.is_(True),
+    )
+    return ~sa.exists(gone)
 
 
 def _extra(table: sa.Table) -> list[sa.Column[Any]]:

@@ -16,6 +16,37 @@ PROCESS_LABELS = frozenset(
 )
 
 
+# Title tags that are not topics: a series position ([2/N], [3/3]), a branch or version
+# ([main], [v0.11.0], [0.9.1], [releases/v1]), process marks ([WIP], [Draft], [Don't merge]).
+_NON_TOPIC = re.compile(
+    r"^(?:\d+\s*/\s*(?:\d+|n)|main|master|dev|develop|nightly|releases?(?:/.*)?|"
+    r"v?\d+(?:\.[\dx*]+)+(?:[-.\w]*)?|v\d+|wip|draft|do ?n[o']?t merge|dnm|hold|"
+    r"cherry[- ]?pick|backport|release-[\w.]+)$",
+    re.IGNORECASE,
+)
+# Tags and labels that name a kind of change, not a technical direction: kept as themes only
+# for PRs that name nothing more specific.
+GENERIC_TOPICS = frozenset(
+    {
+        "bugfix", "bug", "bug fix", "fix", "hotfix", "feature", "feat", "new feature",
+        "enhancement", "improvement", "refactor", "refactoring", "misc", "chore", "ci",
+        "ci/build", "build", "doc", "docs", "documentation", "test", "tests", "testing", "ut",
+        "e2e", "perf", "performance", "core", "style", "lint", "cleanup", "revert", "rfc",
+        "minor", "trivial", "other", "others", "dependencies", "deps", "ci/cd", "infra",
+    }
+)  # fmt: skip
+
+
+def is_topic_tag(tag: str) -> bool:
+    """False for tags that are no topic at all (`[2/N]`, `[main]`, `[v0.11.0]`, `[WIP]`)."""
+    return _NON_TOPIC.match(tag.strip()) is None
+
+
+def is_generic(name: str) -> bool:
+    """A kind of change (`[BugFix]`, label `documentation`) rather than a technical area."""
+    return name.strip("[] ").lower() in GENERIC_TOPICS
+
+
 # What groups items into a cluster or a report's busiest area: a label, a title tag, a path.
 AreaKind = Literal["label", "tag", "path"]
 
@@ -42,6 +73,11 @@ def title_tags(title: str) -> list[str]:
     return tags
 
 
+def topic_tags(title: str) -> list[str]:
+    """The leading title tags that name a topic: `[2/N]`, `[main]` and the like left out."""
+    return [t for t in title_tags(title) if is_topic_tag(t)]
+
+
 def clusters(data: WindowData, *, min_size: int = 2, limit: int = 8) -> list[ClusterFact]:
     """Groups of at least `min_size` items created, closed or merged in the window."""
     members: dict[tuple[AreaKind, str], set[int]] = defaultdict(set)
@@ -59,7 +95,7 @@ def clusters(data: WindowData, *, min_size: int = 2, limit: int = 8) -> list[Clu
                 key: tuple[AreaKind, str] = ("label", label.lower())
                 members[key].add(number)
                 names.setdefault(key, label)
-        for tag in title_tags(item.title):
+        for tag in topic_tags(item.title):
             key = ("tag", tag.lower())
             members[key].add(number)
             names.setdefault(key, f"[{tag}]")

@@ -4,21 +4,35 @@ each compared with the week before. Pure functions over rows loaded once per wee
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any, Literal
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from tidings.config import RepoConfig
 from tidings.facts.activity_data import WindowData, load_window
+from tidings.facts.evidence import PREvidence
+from tidings.facts.generated import is_bot_pr, is_generated
 from tidings.facts.importance import Scored, score_merged
-from tidings.facts.risk import MergedPR, RiskTag, RiskTagName, assess_all, load_merged
+from tidings.facts.reverts import reverted_titles
+from tidings.facts.risk import (
+    MergedPR,
+    RiskTag,
+    RiskTagName,
+    assess_all,
+    load_merged,
+    reverted_pr,
+    risk_score,
+)
 from tidings.facts.roles import load_roles
 from tidings.facts.stats import data_as_of, directory_of
-from tidings.facts.trends import PROCESS_LABELS, AreaKind, title_tags
+from tidings.facts.topics import TopicMatch, topic_matches
+from tidings.facts.trends import PROCESS_LABELS, AreaKind, is_generic, topic_tags
 from tidings.facts.watchlist import Watch, watchlist
 from tidings.facts.windows import Window, previous
 from tidings.store import schema
@@ -40,11 +54,24 @@ class Trend:
 
 @dataclass(frozen=True)
 class Theme:
-    """Merged PRs sharing their leading label, title tag or directory, most important first."""
+    """Merged PRs sharing their theme (`primary_theme`), most important first."""
 
     kind: AreaKind
     name: str
     members: tuple[int, ...]
+
+    @property
+    def generic(self) -> bool:
+        """A kind of change (`[BugFix]`, `[CI]`) rather than a technical direction."""
+        return self.kind != "path" and is_generic(self.name)
+
+
+@dataclass(frozen=True)
+class Track:
+    """A configured topic track and the week's items in it (merged PRs first, by importance)."""
+
+    title: str
+    matches: list[TopicMatch]
 
 
 @dataclass
@@ -60,10 +87,18 @@ class WeekFacts:
     watch: list[Watch]
     data_as_of: datetime | None
     sources: dict[str, int] = field(default_factory=dict)  # "api"/"git" -> merged PRs
+    reverts: dict[int, int] = field(default_factory=dict)  # revert PR -> the PR it reverts
+    reverted: dict[int, str] = field(default_factory=dict)  # reverted PR -> its stored title
+    bots: frozenset[int] = frozenset()  # merged PRs opened by bots (facts/generated.py)
+    tracks: list[Track] = field(default_factory=list)
+    repo: RepoConfig | None = None  # the generated-path globs churn and themes leave out
 
     @property
     def by_number(self) -> dict[int, MergedPR]:
         return {p.number: p for p in self.prs}
+
+
+TRACK_ITEMS = 8  # a topic track's items a weekly lists (and the model writes about)
 
 
 def load_week(conn: Connection, repo_id: int, repo: RepoConfig, window: Window) -> WeekFacts:
@@ -79,6 +114,22 @@ def load_week(conn: Connection, repo_id: int, repo: RepoConfig, window: Window) 
         key=lambda n: (-(scored[n].score if n in scored else 0.0), n),
     )
     sources = Counter("git" if p.source == "git" else "api" for p in prs)
+    # A revert opened by automation is still news: it stays a person's change here.
+    bots = frozenset(p.number for p in prs if _bot_pr(p, repo))
+    rank = {n: k for k, n in enumerate(ranked)}
+    merged = {p.number for p in prs}
+    tracks = [
+        Track(
+            topic.title,
+            sorted(
+                topic_matches(data, topic),
+                key=lambda m: (m.number not in merged, rank.get(m.number, 0), -m.number),
+            ),
+        )
+        for topic in repo.topics
+    ]
+    # load_merged linked each revert through the store; the risk tag reads the same link.
+    reverts = {p.number: n for p in prs if (n := reverted_pr(p)) is not None}
     return WeekFacts(
         window=window,
         prev_window=prev_window,
@@ -91,6 +142,11 @@ def load_week(conn: Connection, repo_id: int, repo: RepoConfig, window: Window) 
         watch=watchlist(data, repo.bots),
         data_as_of=data_as_of(conn, repo_id),
         sources=dict(sorted(sources.items())),
+        reverts=reverts,
+        reverted=reverted_titles(conn, repo_id, reverts.values()),
+        bots=bots,
+        tracks=tracks,
+        repo=repo,
     )
 
 
@@ -135,7 +191,7 @@ def _labels(pr: MergedPR) -> list[str]:
 
 
 def _tags(pr: MergedPR) -> list[str]:
-    return [f"[{t}]" for t in title_tags(pr.title)]
+    return [f"[{t}]" for t in topic_tags(pr.title)]
 
 
 def label_trends(facts: WeekFacts, top: int = 10) -> list[Trend]:
@@ -156,11 +212,19 @@ def _count_trends(
     return rows[:top]
 
 
-def _churn(prs: Iterable[MergedPR], key: Callable[[str], str]) -> tuple[Counter[str], Counter[str]]:
+def _churn(
+    prs: Iterable[MergedPR], key: Callable[[str], str], facts: WeekFacts
+) -> tuple[Counter[str], Counter[str]]:
+    """Lines and PRs per key, over the files people wrote: bot PRs and generated or vendored
+    files (facts/generated.py) are left out."""
     lines: Counter[str] = Counter()
     members: dict[str, set[int]] = defaultdict(set)
     for pr in prs:
+        if _by_bot(pr, facts):
+            continue
         for f in pr.files:
+            if facts.repo is not None and is_generated(f.path, facts.repo):
+                continue
             name = key(f.path)
             lines[name] += f.lines
             members[name].add(pr.number)
@@ -173,11 +237,21 @@ def churn_trends(facts: WeekFacts, *, files: bool, depth: int = 2, top: int = 10
     def key(path: str) -> str:
         return path if files else directory_of(path, depth)
 
-    now, prs = _churn(facts.prs, key)
-    before, _ = _churn(facts.prev_prs, key)
+    now, prs = _churn(facts.prs, key, facts)
+    before, _ = _churn(facts.prev_prs, key, facts)
     rows = [Trend(name, n, before.get(name, 0), prs[name]) for name, n in now.items()]
     rows.sort(key=lambda t: (-t.value, t.name))
     return rows[:top]
+
+
+def generated_churn(facts: WeekFacts) -> int:
+    """Lines of this week's merged PRs that hot files and directories leave out."""
+    total = 0
+    for pr in facts.prs:
+        for f in pr.files:
+            if _by_bot(pr, facts) or (facts.repo is not None and is_generated(f.path, facts.repo)):
+                total += f.lines
+    return total
 
 
 def risk_counts(facts: WeekFacts) -> Counter[RiskTagName]:
@@ -187,13 +261,76 @@ def risk_counts(facts: WeekFacts) -> Counter[RiskTagName]:
 # -- themes ----------------------------------------------------------------------------------
 
 
-def primary_theme(pr: MergedPR) -> tuple[AreaKind, str]:
-    """A PR's one theme: its first subject label, else its first title tag, else its main
-    directory — so every PR appears under exactly one theme."""
-    labels = _labels(pr)
+def _bot_pr(pr: MergedPR, repo: RepoConfig) -> bool:
+    return is_bot_pr(pr.author, None, pr.title, pr.body, repo, git=pr.source == "git")
+
+
+def _by_bot(pr: MergedPR, facts: WeekFacts) -> bool:
+    if pr.number in facts.bots:
+        return True
+    # Last week's PRs are not in `bots`: judged the same way here.
+    return facts.repo is not None and _bot_pr(pr, facts.repo)
+
+
+# Top directories that say where the work was only in general terms: tests, docs, CI, tools.
+_PLAIN_DIRS = re.compile(
+    r"^(?:\.|\.github|tests?|docs?|examples?|benchmarks?|scripts?|tools?|ci|\.ci|requirements|"
+    r"docker|cmake|third_party|vendor)(?:/|$)",
+    re.IGNORECASE,
+)
+
+
+def main_directory(pr: MergedPR, repo: RepoConfig | None) -> str | None:
+    """The directory (two levels) holding most of a PR's hand-written lines, or None."""
+    churn: Counter[str] = Counter()
+    for f in pr.files:
+        if repo is not None and is_generated(f.path, repo):
+            continue
+        churn[directory_of(f.path, 2)] += max(f.lines, 1)
+    ranked = sorted(churn.items(), key=lambda kv: (-kv[1], kv[0]))
+    return ranked[0][0] if ranked else None
+
+
+def is_plain_directory(name: str) -> bool:
+    """Tests, docs, CI, tools or the root: where, but not which part of the product."""
+    return _PLAIN_DIRS.match(name) is not None
+
+
+def source_directory(pr: MergedPR, repo: RepoConfig | None) -> str | None:
+    """The product directory (not tests, docs, CI or the root) holding most of a PR's
+    hand-written lines, or None when it changes none."""
+    churn: Counter[str] = Counter()
+    for f in pr.files:
+        name = directory_of(f.path, 2)
+        if not is_plain_directory(name) and not (repo is not None and is_generated(f.path, repo)):
+            churn[name] += max(f.lines, 1)
+    ranked = sorted(churn.items(), key=lambda kv: (-kv[1], kv[0]))
+    return ranked[0][0] if ranked else None
+
+
+def _area(pr: MergedPR, repo: RepoConfig | None) -> str | None:
+    """The source directory holding most of a PR's hand-written lines, when it is one that
+    says something (not tests, docs, CI or the root)."""
+    name = main_directory(pr, repo)
+    return name if name is not None and not is_plain_directory(name) else None
+
+
+def primary_theme(pr: MergedPR, repo: RepoConfig | None = None) -> tuple[AreaKind, str]:
+    """A PR's one theme, the most specific it names: a subject label or title tag that is a
+    technical area (`rocm`, `[MRV2]`), else the source directory most of it changes, else a
+    label or tag naming only the kind of change (`[BugFix]`, `[CI]`), else its main
+    directory — so every PR appears under exactly one theme. `[2/N]`, `[main]` and version
+    tags never are one."""
+    labels, tags = _labels(pr), _tags(pr)
+    for kind, names in (("label", labels), ("tag", tags)):
+        specific = [x for x in names if not is_generic(x)]
+        if specific:
+            return kind, specific[0]  # type: ignore[return-value]
+    area = _area(pr, repo)
+    if area is not None:
+        return "path", area
     if labels:
         return "label", labels[0]
-    tags = _tags(pr)
     if tags:
         return "tag", tags[0]
     if pr.files:
@@ -203,17 +340,83 @@ def primary_theme(pr: MergedPR) -> tuple[AreaKind, str]:
 
 
 def themes(facts: WeekFacts, limit: int = 6) -> list[Theme]:
+    """The week's themes over PRs by people (bot PRs are in no theme): technical directions
+    first, by size, then kinds of change such as `[CI]`; each PR in exactly one."""
     groups: dict[tuple[AreaKind, str], list[int]] = defaultdict(list)
     spelled: dict[tuple[AreaKind, str], Counter[str]] = defaultdict(Counter)
     rank = {n: k for k, n in enumerate(facts.ranked)}
     for pr in facts.prs:
-        kind, name = primary_theme(pr)
+        if pr.number in facts.bots:
+            continue
+        kind, name = primary_theme(pr, facts.repo)
         key = (kind, name.lower())
         groups[key].append(pr.number)
         spelled[key][name] += 1
-    ordered = sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+
+    def generic(key: tuple[AreaKind, str]) -> bool:
+        return key[0] != "path" and is_generic(key[1])
+
+    ordered = sorted(
+        groups.items(),
+        key=lambda kv: (len(kv[1]) < 2, generic(kv[0]), -len(kv[1]), kv[0]),
+    )
     out: list[Theme] = []
     for (kind, _), members in ordered[:limit]:
         name = sorted(spelled[(kind, _)].items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
         out.append(Theme(kind, name, tuple(sorted(members, key=lambda n: rank[n]))))
     return out
+
+
+# -- what the weekly report lists (shared by its writer and the model's payloads) ------------
+
+
+def risky(facts: WeekFacts, top: int) -> list[int]:
+    """The merged PRs with risk tags, heaviest first (ties: the more important PR)."""
+    rank = {n: k for k, n in enumerate(facts.ranked)}
+    tagged = [n for n in facts.ranked if facts.risks.get(n)]
+    return sorted(tagged, key=lambda n: (-risk_score(facts.risks[n]), rank[n]))[:top]
+
+
+@dataclass(frozen=True)
+class FollowGroup:
+    """Merged PRs sharing a risk tag, or open issues sharing a watch-list reason."""
+
+    kind: Literal["risk", "watch"]
+    reason: str  # a RiskTagName or a WatchReason
+    numbers: tuple[int, ...]  # every item behind it, most important first
+
+    @property
+    def key(self) -> str:
+        return f"{self.kind}:{self.reason}"
+
+
+def follow_up_groups(facts: WeekFacts) -> list[FollowGroup]:
+    """Risk tags heaviest (then most frequent) first, then the watch reasons."""
+    by_tag: dict[RiskTagName, list[int]] = {}
+    for n in facts.ranked:
+        for fired in facts.risks.get(n, []):
+            by_tag.setdefault(fired.tag, []).append(n)
+    weight = {t.tag: t.weight for tags in facts.risks.values() for t in tags}
+    out = [
+        FollowGroup("risk", tag, tuple(by_tag[tag]))
+        for tag in sorted(by_tag, key=lambda k: (-weight[k], -len(by_tag[k]), k))
+    ]
+    reasons: dict[str, list[int]] = {}
+    for watch in facts.watch:
+        for reason in watch.reasons:
+            reasons.setdefault(reason, []).append(watch.number)
+    out += [FollowGroup("watch", reason, tuple(numbers)) for reason, numbers in reasons.items()]
+    return out
+
+
+@dataclass
+class WeekInput:
+    """The week's facts and the lists its report shows, as the report writer computed them:
+    what the model layer reads (kept here so the report path loads no model code)."""
+
+    facts: WeekFacts
+    evidence: dict[int, PREvidence] = field(default_factory=dict)
+    themes: list[Theme] = field(default_factory=list)  # key changes
+    risky: list[int] = field(default_factory=list)  # risk observations, in order
+    follow_ups: list[FollowGroup] = field(default_factory=list)
+    summary: dict[str, Any] | None = None  # the opening summary's figures

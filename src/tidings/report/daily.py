@@ -7,25 +7,33 @@ model reads, and its validated text may replace `Prose` values, never the facts 
 
 from __future__ import annotations
 
-from collections import Counter
 from datetime import UTC, date, datetime
+from typing import TYPE_CHECKING
 
 from tidings._version import __version__
-from tidings.analysis.analyst import Analysis, Analyst
 from tidings.config import Lang, RepoConfig
 from tidings.facts.activity_data import Item
-from tidings.facts.actors import is_bot, is_git_name
+from tidings.facts.actors import is_git_name
 from tidings.facts.daily import HISTORY, METRICS, DayFacts, TopicFacts, load_day
 from tidings.facts.discussions import Discussion, Participant
+from tidings.facts.evidence import PREvidence, window_evidence
+from tidings.facts.weekly import has_api_items
 from tidings.facts.windows import daily_window
 from tidings.records import now_utc
 from tidings.report import model as m
 from tidings.report.excerpt import excerpt
 from tidings.report.provenance import record_llm, window_utc
+from tidings.report.writing import SlotText, item_ref
 from tidings.store import Store
 from tidings.words.daily import t
 
+if TYPE_CHECKING:  # the model layer (and its SDK) loads only when a model is used
+    from tidings.analysis.analyst import Analysis, Analyst
+
 __all__ = ["HISTORY", "METRICS", "build_daily"]
+
+# How much of an item's own text the rules quote: a Chinese report keeps English short.
+QUOTE: dict[Lang, int] = {"zh": 90, "en": 160}
 
 
 def build_daily(
@@ -41,18 +49,26 @@ def build_daily(
     """The day's report; with `analysis`, a model writes the prose wherever its text passes
     validation and the faithfulness guard, and the deterministic writer fills in the rest."""
     window = daily_window(day, repo.tz, repo.cutoff_time)
+    evidence: dict[int, PREvidence] = {}
     with store.engine.connect() as conn:
         repo_id = store.require_repo(conn, repo.name)
         facts = load_day(conn, repo_id, repo, window)
+        api_data = has_api_items(conn, repo_id)
+        if analysis is not None and not facts.quiet:
+            # Risk tags with their code, added lines and review threads: only a model reads them.
+            prs = [n for n, item in facts.data.items.items() if item.kind == "pr"]
+            authors = {n: facts.data.items[n].author for n in prs}
+            evidence = window_evidence(conn, repo_id, repo, window.start, window.end, prs, authors)
     stats = m.Stats(**facts.stats)
     # The model reads the very facts the writer lays out below: what it saw is what prints.
-    texts = analysis.analyse(facts, lang) if analysis is not None else None
+    texts = analysis.analyse(facts, lang, evidence) if analysis is not None else None
     writer = _Writer(facts, lang, web_url, texts)
     appendix = m.Appendix(
         **{k: [writer.ref(n) for n in getattr(facts.lists, k)] for k in METRICS},
     )
     hot = writer.hot()
     quiet = facts.quiet
+    coverage = writer.coverage(api_data)
     trends = writer.trends()
     generated = (now or now_utc()).astimezone(UTC).replace(microsecond=0)
     report = m.DailyReport(
@@ -65,8 +81,11 @@ def build_daily(
             start=window.start, end=window.end, timezone=repo.timezone, display=window.display()
         ),
         stats=stats,
+        coverage=coverage,
         quiet=quiet,
-        summary=writer.summary(stats, [h.model_dump() for h in facts.history], trends, quiet),
+        summary=writer.summary(
+            stats, [h.model_dump() for h in facts.history], trends, quiet, coverage
+        ),
         topics=[] if quiet else writer.topics(),
         hot_discussions=hot,
         trends=[] if quiet else trends,
@@ -90,7 +109,7 @@ def build_daily(
     return report
 
 
-class _Writer:
+class _Writer(SlotText):
     """The deterministic writer: plain sentences from facts, in one language."""
 
     def __init__(
@@ -110,34 +129,22 @@ class _Writer:
     def t(self, key: str, **values: object) -> str:
         return t(self.lang, key, **values)
 
-    def prose(self, slot: tuple[object, ...], fallback: str) -> m.Prose:
-        """The model's validated text for a slot when there is one, else the rules' text."""
-        text = self.texts.text(*slot) if self.texts is not None else None
-        return m.Prose(text=text, by="llm") if text else m.Prose(text=fallback)
-
-    def llm_only(self, slot: tuple[object, ...]) -> m.Prose | None:
-        text = self.texts.text(*slot) if self.texts is not None else None
-        return m.Prose(text=text, by="llm") if text else None
+    def what_and_why(self, number: int, fallback: str) -> m.Prose:
+        """A key change: the model's summary and its why-it-matters line, else the rules'."""
+        texts = self.texts
+        what = texts.text("pr", number) if texts is not None else None
+        if texts is None or what is None:
+            return m.Prose(text=fallback)
+        why = texts.text("why", number)
+        return m.Prose(
+            text=f"{what}{'' if self.lang == 'zh' else ' '}{why}" if why else what, by="llm"
+        )
 
     def join(self, parts: list[str]) -> str:
         return self.t("list_sep").join(parts)
 
     def ref(self, number: int) -> m.ItemRef:
-        item = self.data.items[number]
-        path = "pull" if item.kind == "pr" else "issues"
-        git = is_git_name(item.author_type)
-        return m.ItemRef(
-            number=number,
-            kind="pr" if item.kind == "pr" else "issue",
-            title=item.title,
-            url=f"{self.web_url}/{self.repo.name}/{path}/{number}",
-            state=item.display_state,
-            draft=item.draft,
-            author=None if git else item.author,
-            author_is_bot=is_bot(item.author, item.author_type, self.bots),
-            labels=list(item.labels),
-            author_name=item.author if git else None,
-        )
+        return item_ref(self.data.items[number], self.repo.name, self.web_url, self.bots)
 
     def who(self, login: str | None) -> str:
         return login if login is not None else self.t("ghost")
@@ -174,7 +181,7 @@ class _Writer:
         return out
 
     def item_note(self, item: Item, limit: int = 160) -> str:
-        said = excerpt(item.body, limit)
+        said = excerpt(item.body, min(limit, QUOTE[self.lang]), title=item.title)
         happened = self.join(self.events(item))
         if said:
             quoted = self.t("quote", text=said)
@@ -183,12 +190,33 @@ class _Writer:
 
     # -- sections ---------------------------------------------------------------------------
 
+    def coverage(self, api_data: bool) -> m.DailyCoverage | None:
+        """What the day's counts cannot say when its merged PRs came from a git clone."""
+        data = self.data
+        git = [
+            n
+            for n in self.facts.lists.merged_prs
+            if n in data.items and is_git_name(data.items[n].author_type)
+        ]
+        if not git:
+            return None
+        unknown = ["new_prs"]
+        if not api_data:
+            unknown = ["new_issues", "closed_issues", "new_prs", "closed_unmerged_prs"]
+        text = self.t(
+            "coverage_git_only" if not api_data else "coverage_mixed",
+            git=len(git),
+            repo=self.repo.name,
+        )
+        return m.DailyCoverage(git_prs=len(git), unknown=unknown, text=m.Prose(text=text))
+
     def summary(
         self,
         stats: m.Stats,
         history: list[dict[str, int]],
         trends: list[m.Cluster],
         quiet: bool,
+        coverage: m.DailyCoverage | None = None,
     ) -> m.Summary:
         values = stats.model_dump()
         trends_out: list[m.MetricTrend] = []
@@ -216,9 +244,13 @@ class _Writer:
                 dominant_areas=[],
                 text=m.Prose(text=self.t("quiet", talk=talk)),
             )
-        sentences = [self.t("summary_counts", **values)]
+        if coverage is not None and len(coverage.unknown) > 1:
+            sentences = [self.t("summary_counts_git", merged_prs=stats.merged_prs)]
+        else:
+            sentences = [self.t("summary_counts", **values)]
         if base_total:
-            shown = sorted(trends_out, key=lambda x: -abs(x.value - x.baseline))[:2]
+            known = [x for x in trends_out if coverage is None or x.metric not in coverage.unknown]
+            shown = sorted(known, key=lambda x: -abs(x.value - x.baseline))[:2]
             detail = self.join(
                 [
                     self.t(
@@ -271,6 +303,8 @@ class _Writer:
         return tracks
 
     def _topic_analysis(self, track: TopicFacts) -> str:
+        """What happened in the track: what was merged and opened, and its most important
+        change; not how the matcher found the items."""
         title, matches = track.title, track.matches
         if not matches:
             return self.t("topic_empty", title=title)
@@ -278,23 +312,32 @@ class _Writer:
         picked = [data.items[x.number] for x in matches]
         prs = [i for i in picked if i.kind == "pr"]
         issues = [i for i in picked if i.kind == "issue"]
-        kinds: Counter[str] = Counter(r for x in matches for r in x.reasons)
-        top = kinds.most_common(3)
-        reasons = self.join([self._reason(r) + f" ({n})" for r, n in top])
-        return self.t(
-            "topic_analysis",
-            title=title,
-            total=len(picked),
-            prs=len(prs),
-            merged=sum(1 for i in prs if data.in_window(i.merged_at)),
-            opened_prs=sum(1 for i in prs if data.in_window(i.created_at)),
-            issues=len(issues),
-            opened_issues=sum(1 for i in issues if data.in_window(i.created_at)),
-            closed_issues=sum(
-                1 for i in issues if data.in_window(i.closed_at) and i.state == "closed"
-            ),
-            reasons=reasons,
-        )
+        merged = [i for i in prs if data.in_window(i.merged_at)]
+        parts = [
+            self.t(
+                "topic_analysis",
+                title=title,
+                total=len(picked),
+                merged=len(merged),
+                opened_prs=sum(1 for i in prs if data.in_window(i.created_at)),
+                opened_issues=sum(1 for i in issues if data.in_window(i.created_at)),
+                closed_issues=sum(
+                    1 for i in issues if data.in_window(i.closed_at) and i.state == "closed"
+                ),
+            )
+        ]
+        ranked = [s.number for s in self.facts.scored]
+        top = next((n for n in ranked if any(i.number == n for i in merged)), None)
+        if top is not None:
+            parts.append(self.t("topic_top", n=top))
+        open_crash = [
+            i.number
+            for i in issues
+            if i.state == "open" and any(w.number == i.number for w in self.facts.watch)
+        ]
+        if open_crash:
+            parts.append(self.t("topic_watch", n=len(open_crash)))
+        return ("" if self.lang == "zh" else " ").join(parts)
 
     def _reason(self, reason: str) -> str:
         kind, _, value = reason.partition(":")
@@ -329,12 +372,12 @@ class _Writer:
         return out
 
     def _core(self, item: Item) -> str:
-        said = excerpt(item.body, 240)
+        said = excerpt(item.body, 240 if self.lang == "en" else 120, title=item.title)
         return said or item.title
 
     def _viewpoint(self, p: Participant, d: Discussion) -> m.Viewpoint:
         best = p.best
-        text = excerpt(best.body, 200) or self.t("no_words")
+        text = excerpt(best.body, 200, comment=True) or self.t("no_words")
         return m.Viewpoint(
             login=p.login,
             role=p.role,
@@ -369,8 +412,7 @@ class _Writer:
                     people=self.join([self.who(p.login) for p in others]),
                 )
             )
-        if not parts or (len(parts) == 1 and maintainers and others and not d.thumbs_down):
-            parts.append(self.t("contention_none"))
+        # Nothing in the data shows a disagreement: say nothing rather than a stock sentence.
         sep = "" if self.lang == "zh" else " "
         return sep.join(parts)
 
@@ -394,7 +436,7 @@ class _Writer:
         out: list[m.KeyChange] = []
         for s in self.facts.key_changes:
             item = self.data.items[s.number]
-            said = excerpt(item.body, 220)
+            said = excerpt(item.body, 220 if self.lang == "en" else 110, title=item.title)
             what = said or self.t("change_nobody", dirs=self.join(list(s.top_dirs)) or "-")
             parts, score = dict(s.parts), s.score
             # The model may nudge the order of the chosen changes, never choose them.
@@ -416,7 +458,7 @@ class _Writer:
                     else None,
                     top_dirs=list(s.top_dirs),
                     linked_issues=sorted(self.data.closes.get(s.number, [])),
-                    what_changed=self.prose(("pr", s.number), what),
+                    what_changed=self.what_and_why(s.number, what),
                     notes=[m.Prose(text=n, by="llm") for n in notes],
                 )
             )
@@ -436,7 +478,8 @@ class _Writer:
             top_reviewers=[m.Count(login=k, count=v) for k, v in facts.top_reviewers],
             top_commenters=[m.Count(login=k, count=v) for k, v in facts.top_commenters],
             first_time_contributors=[
-                m.FirstTimer(login=k, item=self.ref(n)) for k, n in facts.first_timers
+                m.FirstTimer(login=k, item=self.ref(n), git_name=k in git_names)
+                for k, n in facts.first_timers
             ],
             review_latency_hours_median=facts.review_latency_hours_median,
             review_latency_sample=facts.review_latency_sample,

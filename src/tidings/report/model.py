@@ -159,6 +159,17 @@ class Count(_Model):
 class FirstTimer(_Model):
     login: str
     item: ItemRef
+    git_name: bool = False  # a git author's name (plain text, never a profile link)
+
+
+class DailyCoverage(_Model):
+    """What a window read (partly) from a git clone cannot say."""
+
+    git_prs: int  # merged PRs of the window known only from a git clone
+    # Headline counts the store cannot know (names of Stats fields): a clone knows merges,
+    # not when a PR was opened, and nothing of issues or closed-unmerged PRs.
+    unknown: list[str]
+    text: Prose
 
 
 class Activity(_Model):
@@ -231,6 +242,7 @@ class DailyReport(_Model):
     lang: Lang
     window: WindowInfo
     stats: Stats
+    coverage: DailyCoverage | None = None  # None when everything came from the GitHub API
     quiet: bool
     summary: Summary
     topics: list[TopicTrack]

@@ -4,13 +4,15 @@ builders: the window in UTC, and what a model wrote."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
-from tidings.analysis.analyst import Analysis
 from tidings.facts.windows import Window
 from tidings.report.model import LLMRun, Prose
+
+if TYPE_CHECKING:  # the model layer (and its SDK) loads only when a model is used
+    from tidings.analysis.analyst import Analysis
 
 
 def window_utc(window: Window) -> str:

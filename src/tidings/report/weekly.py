@@ -11,50 +11,80 @@ and faithfulness guard as the daily report; whatever fails keeps the rules' text
 
 from __future__ import annotations
 
+from collections import Counter
 from datetime import UTC, date, datetime, timedelta
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection
 
 from tidings._version import __version__
-from tidings.analysis.analyst import Analysis, Analyst
 from tidings.config import Lang, RepoConfig
 from tidings.facts import risk
-from tidings.facts.actors import is_bot, is_git_name
+from tidings.facts.actors import is_bot
 from tidings.facts.daily import DayFacts, load_day
+from tidings.facts.evidence import PREvidence, window_evidence
 from tidings.facts.importance import top_dirs
-from tidings.facts.risk import MergedPR, RiskTagName, risk_score
+from tidings.facts.reverts import is_revert
+from tidings.facts.risk import MergedPR, risk_score
 from tidings.facts.roles import load_roles
-from tidings.facts.watchlist import WatchReason
+from tidings.facts.trends import topic_tags
 from tidings.facts.weekly import (
+    TRACK_ITEMS,
+    FollowGroup,
     Theme,
     Trend,
     WeekFacts,
+    WeekInput,
     churn_trends,
+    follow_up_groups,
+    generated_churn,
     has_api_items,
+    is_plain_directory,
     label_trends,
     load_week,
+    main_directory,
     risk_counts,
+    risky,
+    source_directory,
     tag_trends,
     themes,
 )
 from tidings.facts.windows import daily_window, weekly_window
+from tidings.globs import any_match
 from tidings.records import now_utc
 from tidings.report import weekly_model as w
 from tidings.report.excerpt import excerpt
 from tidings.report.model import ItemRef, Prose
 from tidings.report.provenance import record_llm, window_utc
 from tidings.report.weekly_model import WeeklyReport
+from tidings.report.writing import SlotText, item_ref
 from tidings.store import Store
 from tidings.words.weekly import tag_name, wt
+
+if TYPE_CHECKING:  # the model layer (and its SDK) loads only when a model is used
+    from tidings.analysis.analyst import Analysis, Analyst
 
 __all__ = ["WeeklyReport", "build_weekly"]
 
 KEY_PRS = 8  # key-PR quick view
 HIGHLIGHTS = 5
 THEMES = 6
-THEME_ITEMS = 5
+THEME_ITEMS = 3
 FOLLOW_ITEMS = 8
+# How much of a PR's own summary the rules quote: a Chinese report keeps English to titles and
+# short quotes, so it quotes less.
+QUOTE_CHARS: dict[Lang, int] = {"zh": 70, "en": 160}
+
+# Title tags and labels naming the kind of change (words/weekly.py `kind_*`).
+_KINDS = {
+    "bugfix": "fix", "bug": "fix", "fix": "fix", "hotfix": "fix", "bug fix": "fix",
+    "feature": "feature", "feat": "feature", "new feature": "feature",
+    "enhancement": "feature", "refactor": "refactor", "refactoring": "refactor",
+    "perf": "perf", "performance": "perf", "doc": "doc", "docs": "doc",
+    "documentation": "doc", "test": "test", "tests": "test", "testing": "test", "ut": "test",
+    "e2e": "test", "ci": "ci", "ci/build": "ci", "build": "ci", "misc": "misc",
+    "chore": "misc", "deps": "deps", "dependencies": "deps", "revert": "revert",
+}  # fmt: skip
 
 
 def build_weekly(
@@ -68,21 +98,22 @@ def build_weekly(
     now: datetime | None = None,
     analysis: Analyst | None = None,
 ) -> WeeklyReport:
-    """The week's report; with `analysis`, a model writes PR summaries and notes (reusing the
-    daily per-PR analyses) and the opening summary, and the rules' text fills in the rest."""
+    """The week's report; with `analysis`, a model writes every analytic section from the
+    week's evidence (a summary and a why-it-matters line for every merged PR, reusing the
+    daily per-PR analyses; highlight themes, risk observations, the executive summary, theme
+    and trend paragraphs, follow-ups and the opening summary), and the rules' text fills in
+    whatever it did not write or the guard rejected."""
     window = weekly_window(year, week, repo.tz, repo.cutoff_time)
-    days: list[DayFacts] = []
+    texts: Analysis | None = None
     with store.engine.connect() as conn:
         repo_id = store.require_repo(conn, repo.name)
         facts = load_week(conn, repo_id, repo, window)
         api_data = has_api_items(conn, repo_id)
         if analysis is not None:
             days = _daily_facts(conn, repo_id, repo, year, week)
-    texts: Analysis | None = None
+            day_evidence, week_input = _model_input(conn, repo_id, repo, facts, days)
     if analysis is not None:
-        texts = analysis.analyse_week(
-            days, {p.number for p in facts.prs}, facts.data, _summary_facts(facts), lang
-        )
+        texts = analysis.analyse_week(days, day_evidence, week_input, lang)
     report = _Writer(repo, lang, facts, web_url, api_data, texts).report(now or now_utc())
     if texts is not None:
         record_llm(report, texts)
@@ -108,6 +139,43 @@ def _daily_facts(
         )
         for k in range(7)
     ]
+
+
+def _model_input(
+    conn: Connection, repo_id: int, repo: RepoConfig, facts: WeekFacts, days: list[DayFacts]
+) -> tuple[list[dict[int, PREvidence]], WeekInput]:
+    """Evidence per daily window (so the week's PR cards are the dailies' cards) and for the
+    week, with the lists the report will show, for the model."""
+    per_day: list[dict[int, PREvidence]] = []
+    for day in days:
+        numbers = [n for n, item in day.data.items.items() if item.kind == "pr"]
+        authors = {n: day.data.items[n].author for n in numbers}
+        start, end = day.window.start, day.window.end
+        merged = [p for p in facts.prs if start <= p.merged_at < end]
+        per_day.append(
+            window_evidence(
+                conn, repo_id, repo, start, end, numbers, authors, merged=merged, tags=facts.risks
+            )
+        )
+    week = window_evidence(
+        conn,
+        repo_id,
+        repo,
+        facts.window.start,
+        facts.window.end,
+        [p.number for p in facts.prs],
+        {p.number: p.author for p in facts.prs},
+        merged=facts.prs,
+        tags=facts.risks,
+    )
+    return per_day, WeekInput(
+        facts=facts,
+        evidence=week,
+        themes=themes(facts, THEMES),
+        risky=risky(facts, repo.risk.top),
+        follow_ups=follow_up_groups(facts),
+        summary=_summary_facts(facts),
+    )
 
 
 def _risk_tags(tags: list[risk.RiskTag]) -> list[w.RiskTag]:
@@ -147,7 +215,7 @@ def _summary_facts(f: WeekFacts) -> dict[str, Any]:
     }
 
 
-class _Writer:
+class _Writer(SlotText):
     def __init__(
         self,
         repo: RepoConfig,
@@ -175,11 +243,6 @@ class _Writer:
     def join(self, parts: list[str]) -> str:
         return self.t("list_sep").join(parts)
 
-    def prose(self, slot: tuple[object, ...], fallback: str) -> Prose:
-        """The model's validated text for a slot when there is one, else the rules' text."""
-        text = self.texts.text(*slot) if self.texts is not None else None
-        return Prose(text=text, by="llm") if text else Prose(text=fallback)
-
     def sentences(self, parts: list[str]) -> str:
         return ("" if self.lang == "zh" else " ").join(p for p in parts if p)
 
@@ -202,21 +265,103 @@ class _Writer:
                 author_name=pr.author if git else None,
             )
         item = self.facts.data.items[number]
-        kind: Literal["pr", "issue"] = "pr" if item.kind == "pr" else "issue"
-        path = "pull" if kind == "pr" else "issues"
-        git = is_git_name(item.author_type)
+        return item_ref(item, self.repo.name, self.web_url, self.repo.bots)
+
+    def reverted_ref(self, number: int) -> ItemRef | None:
+        """The PR a merged revert undoes, as a link (its title when the store has it)."""
+        target = self.facts.reverts.get(number)
+        if target is None:
+            return None
+        if target in self.prs or target in self.facts.data.items:
+            return self.ref(target)
         return ItemRef(
-            number=number,
-            kind=kind,
-            title=item.title,
-            url=f"{self.web_url}/{self.repo.name}/{path}/{number}",
-            state=item.display_state,
-            draft=item.draft,
-            author=None if git else item.author,
-            author_is_bot=is_bot(item.author, item.author_type, self.repo.bots),
-            labels=list(item.labels),
-            author_name=item.author if git else None,
+            number=target,
+            kind="pr",
+            title=self.facts.reverted.get(target, ""),
+            url=f"{self.web_url}/{self.repo.name}/pull/{target}",
+            state="merged",  # a revert undoes a merged change
         )
+
+    def kind(self, pr: MergedPR) -> str:
+        """What kind of change a PR is, from its title tags and labels, else its files."""
+        if pr.number in self.facts.reverts or is_revert(pr.title, pr.body):
+            return "revert"
+        for name in [*topic_tags(pr.title), *pr.labels]:
+            kind = _KINDS.get(name.strip().lower())
+            if kind is not None:
+                return kind
+        dirs = {f.path.split("/", 1)[0].lower() for f in pr.files}
+        if dirs and dirs <= {"docs", "doc"}:
+            return "doc"
+        if pr.files and all(any_match(self.repo.test_paths, f.path) for f in pr.files):
+            return "test"
+        if dirs and dirs <= {".github", ".ci", "ci"}:
+            return "ci"
+        return "code"
+
+    def area(self, pr: MergedPR) -> str:
+        # The product directory most of it changes; tests, docs or CI only when that is all.
+        name = source_directory(pr, self.repo) or main_directory(pr, self.repo)
+        if name is None or name == ".":
+            return ""
+        top = name.split("/", 1)[0].lower()
+        if is_plain_directory(name):
+            if top in ("tests", "test"):
+                return self.t("area_tests")
+            if top in ("docs", "doc"):
+                return self.t("area_docs")
+            if top in (".github", ".ci", "ci"):
+                return self.t("area_ci")
+        # The package's own folder says nothing: vllm_ascend/attention reads as attention.
+        package = self.repo.name.split("/", 1)[1].replace("-", "_").lower()
+        if "/" in name and top in (package, "src", "lib"):
+            name = name.split("/", 1)[1]
+        return self.t("area_dir", name=name)
+
+    def describe(self, pr: MergedPR, *, quote: bool = True) -> str:
+        """The rules' account of a PR: what kind of change, how big, where, whether tests
+        moved with it, and (with `quote`) a short quote of its own summary when it has one
+        worth reading."""
+        kind = self.kind(pr)
+        if pr.number in self.facts.bots:
+            return self.t("pr_bot", kind=self.t(f"kind_{kind}"))
+        if kind == "revert" and pr.number in self.facts.reverts:
+            target = self.facts.reverts[pr.number]
+            title = self.facts.reverted.get(target) or (
+                self.prs[target].title if target in self.prs else ""
+            )
+            label = (
+                self.t("pr_revert", n=target, title=title)
+                if title
+                else self.t("pr_revert_unknown", n=target)
+            )
+        else:
+            label = self.t(f"kind_{kind}")
+        area = self.area(pr)
+        tested = any(any_match(self.repo.test_paths, f.path) for f in pr.files)
+        code = sum(
+            f.lines for f in pr.files if not any_match(self.repo.test_paths, f.path)
+        )  # fmt: skip
+        tests = ""
+        if tested and kind != "test" and area != self.t("area_tests"):
+            tests = self.t("pr_tests_with")
+        elif (
+            not tested
+            and kind in ("fix", "feature", "refactor", "perf", "code")
+            and (code >= self.repo.risk.missing_tests_min_lines)
+        ):
+            tests = self.t("pr_tests_without")
+        text = self.t(
+            "pr_desc",
+            kind=label,
+            files=pr.files_total or len(pr.files),
+            additions=pr.additions,
+            deletions=pr.deletions,
+            where=self.t("pr_where", area=area) if area else "",
+            tests=tests,
+        )
+        said = excerpt(pr.body, QUOTE_CHARS[self.lang], title=pr.title) if quote else ""
+        return text + (self.t("pr_quote", quote=said) if said else self.t("period"))
 
     def _author_type(self, number: int) -> str | None:
         item = self.facts.data.items.get(number)
@@ -227,7 +372,6 @@ class _Writer:
         scored = self.facts.scores.get(number)
         tags = self.facts.risks.get(number, [])
         git = pr.source == "git"
-        said = excerpt(pr.body, 200)
         dirs = list(top_dirs([(f.path, f.lines) for f in pr.files]))
         return w.WeeklyPR(
             item=self.ref(number),
@@ -242,7 +386,11 @@ class _Writer:
             score_parts=scored.parts if scored else {},
             risk_tags=_risk_tags(tags),
             risk_score=risk_score(tags),
-            summary=self.prose(("pr", number), said or pr.title),
+            summary=self.prose(("pr", number), self.describe(pr)),
+            why=self.llm_only(("why", number)),
+            reverts=self.reverted_ref(number),
+            kind=self.kind(pr),
+            bot=number in self.facts.bots,
             notes=[
                 Prose(text=x, by="llm")
                 for x in (self.texts.notes.get(number, []) if self.texts else [])[:3]
@@ -292,6 +440,7 @@ class _Writer:
             generated_at=generated,
             coverage=self.coverage(),
             highlights=self.highlights(themes_),
+            tracks=self.tracks(),
             risk_observations=observations,
             executive_summary=self.executive(),
             key_changes=self.key_changes(themes_),
@@ -299,6 +448,7 @@ class _Writer:
             key_prs=key_prs,
             follow_ups=self.follow_ups(),
             merged=[self.weekly[n] for n in sorted(self.weekly)],
+            merged_groups=self.merged_groups(),
             provenance=w.WeeklyProvenance(
                 tool_version=__version__,
                 generated_at=generated,
@@ -330,9 +480,20 @@ class _Writer:
                 **values,
             )
         ]
-        if themes_:
-            named = [self.theme_label(x.kind, x.name, len(x.members)) for x in themes_[:3]]
-            parts.append(self.t("summary_themes", themes=self.join(named)))
+        directions = [x for x in themes_ if not x.generic][:3] or themes_[:3]
+        if directions:
+            named = [self.theme_label(x.kind, x.name) for x in directions]
+            parts.append(self.t("summary_directions", themes=self.join(named)))
+        if self.facts.reverts:
+            pairs = [
+                self.t("summary_revert_item", revert=n, reverted=m)
+                for n, m in sorted(self.facts.reverts.items())
+            ]
+            parts.append(
+                self.t("summary_reverts", n=len(self.facts.reverts), list=self.join(pairs))
+            )
+        if self.facts.bots:
+            parts.append(self.t("summary_bots", n=len(self.facts.bots)))
         counts = risk_counts(self.facts)
         if counts:
             common = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:2]
@@ -364,10 +525,25 @@ class _Writer:
         return w.Coverage(api_prs=api, git_prs=git, needs_api=needs, text=Prose(text=text))
 
     def highlights(self, themes_: list[Theme]) -> list[w.Highlight]:
-        """The most important PR of each leading theme, then the next most important ones."""
-        picked: list[tuple[str, int]] = []
+        """The model's technical directions when it wrote them (members checked in
+        analysis); else reverts first, then the most important PR of each leading theme,
+        then the next ones."""
+        groups = self.texts.highlights if self.texts is not None else []
+        if groups:
+            return [
+                w.Highlight(
+                    theme=g.theme,
+                    item=self.ref(g.numbers[0]),
+                    text=Prose(text=g.text, by="llm"),
+                    more=[self.ref(n) for n in g.numbers[1:]],
+                )
+                for g in groups
+            ]
+        picked: list[tuple[str, int]] = [
+            (self.t("highlight_revert"), n) for n in self.facts.ranked if n in self.facts.reverts
+        ][:2]
         for theme in themes_:
-            if theme.members:
+            if theme.members and theme.members[0] not in {n for _, n in picked}:
                 picked.append((self.theme_label(theme.kind, theme.name), theme.members[0]))
             if len(picked) == HIGHLIGHTS:
                 break
@@ -375,7 +551,7 @@ class _Writer:
         for n in self.facts.ranked:
             if len(picked) >= HIGHLIGHTS:
                 break
-            if n not in chosen:
+            if n not in chosen and n not in self.facts.bots:
                 picked.append(("", n))
                 chosen.add(n)
         return [
@@ -385,32 +561,44 @@ class _Writer:
 
     def risk_observations(self) -> list[w.RiskObservation]:
         f = self.facts
-        ranked = sorted(
-            (n for n in f.ranked if f.risks.get(n)),
-            key=lambda n: (-risk_score(f.risks[n]), self.rank[n]),
-        )
         out: list[w.RiskObservation] = []
-        for n in ranked[: self.repo.risk.top]:
+        for n in risky(f, self.repo.risk.top):
             tags = f.risks[n]
             names = self.join([tag_name(self.lang, t.tag) for t in tags])
-            heaviest = max(tags, key=lambda t: (t.weight, -tags.index(t)))
             out.append(
                 w.RiskObservation(
                     item=self.ref(n),
                     risk_score=risk_score(tags),
                     tags=_risk_tags(tags),
-                    observation=Prose(
-                        text=self.t(
+                    observation=self.prose(
+                        ("risk", n, "observation"),
+                        self.t(
                             "risk_observation",
                             n=len(tags),
                             score=f"{risk_score(tags):g}",
                             tags=names,
-                        )
+                        ),
                     ),
-                    follow_up=Prose(text=self.t(f"fu_{heaviest.tag}")),
+                    follow_up=self.prose(
+                        ("risk", n, "follow_up"), self.specific_follow_up(n, tags)
+                    ),
+                    reverts=self.reverted_ref(n),
                 )
             )
         return out
+
+    def specific_follow_up(self, number: int, tags: list[risk.RiskTag]) -> str:
+        """What to check on this PR in particular, or "" when only the general follow-ups
+        (the section below, one line per tag) apply: the same advice is not repeated on
+        every risk."""
+        names = {t.tag for t in tags}
+        if "revert" in names and number in self.facts.reverts:
+            return self.t("fu_revert_one", n=self.facts.reverts[number])
+        for tag in tags:
+            if tag.tag == "tests_removed" and tag.evidence and tag.evidence[0].path:
+                name = tag.evidence[0].path.rsplit("/", 1)[-1]  # the path is in the line above
+                return self.t("fu_tests_removed_one", path=name)
+        return ""
 
     def executive(self) -> w.ExecutiveSummary:
         f = self.facts
@@ -463,28 +651,46 @@ class _Writer:
                     ),
                 )
             )
+        if by_risk:
+            parts.append(self.t(f"exec_means_{by_risk[0].name}", n=by_risk[0].count))
         return w.ExecutiveSummary(
             merged_prs=merged,
             previous_merged_prs=prev,
             by_label=[w.NameCount(name=x.name, count=x.value) for x in labels],
             by_title_tag=[w.NameCount(name=x.name, count=x.value) for x in tags],
             by_risk_tag=by_risk,
-            text=Prose(text=self.sentences(parts)),
+            text=self.prose(("exec",), self.sentences(parts)),
         )
 
     def key_changes(self, themes_: list[Theme]) -> list[w.ThemeChanges]:
         out: list[w.ThemeChanges] = []
+        tagged = {x.name.lower(): x.value for x in tag_trends(self.facts, top=1000)}
         for theme in themes_:
             members: list[MergedPR] = [self.prs[n] for n in theme.members]
             adds = sum(p.additions for p in members)
             dels = sum(p.deletions for p in members)
             dirs = top_dirs([(x.path, x.lines) for p in members for x in p.files])
+            total = tagged.get(theme.name.lower(), 0) if theme.kind == "tag" else 0
+            kinds = Counter(self.kind(p) for p in members)
+            mix = self.join(
+                [
+                    self.t("count_kind", kind=self.t(f"kind_{k}"), n=n)
+                    for k, n in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0]))
+                ]
+            )
             text = self.t(
-                "change_text",
+                "theme_text",
                 count=len(members),
+                tagged=self.t(
+                    "theme_tagged", name=theme.name, total=total, other=total - len(members)
+                )
+                if total > len(members)
+                else "",
                 additions=adds,
                 deletions=dels,
+                authors=len({p.author for p in members}),
                 dirs=self.join(list(dirs)) or "-",
+                mix=mix,
             )
             out.append(
                 w.ThemeChanges(
@@ -494,7 +700,7 @@ class _Writer:
                     additions=adds,
                     deletions=dels,
                     items=[self.weekly[n] for n in theme.members[:THEME_ITEMS]],
-                    text=Prose(text=text),
+                    text=self.prose(("theme", theme.kind, theme.name), text),
                 )
             )
         return out
@@ -531,47 +737,96 @@ class _Writer:
                 key=lambda x: (-(x.value - x.previous), x.name),
             )[:3]
             if rising:
-                parts.append(self.t("trends_rising", dirs=self.join([x.name for x in rising])))
+                named = [
+                    self.t("trends_rise_item", name=x.name, prev=x.previous, value=x.value)
+                    for x in rising
+                ]
+                parts.append(self.t("trends_rising", dirs=self.join(named)))
+            left_out = generated_churn(f)
+            if left_out:
+                parts.append(self.t("trends_generated", lines=left_out))
             text = self.sentences(parts)
         return w.ModuleTrends(
             labels=rows(label_trends(f)),
             title_tags=rows(tag_trends(f)),
             directories=rows(dirs),
             hot_files=rows(files),
-            text=Prose(text=text),
+            text=self.prose(("module_trends",), text),
         )
 
-    def follow_ups(self) -> list[w.FollowUp]:
-        f = self.facts
-        by_tag: dict[RiskTagName, list[int]] = {}
-        for n in f.ranked:
-            for fired in f.risks.get(n, []):
-                by_tag.setdefault(fired.tag, []).append(n)
-        weight = {t.tag: t.weight for tags in f.risks.values() for t in tags}
-        out: list[w.FollowUp] = []
-        for tag in sorted(by_tag, key=lambda k: (-weight[k], -len(by_tag[k]), k)):
-            numbers = by_tag[tag]
-            out.append(
-                w.FollowUp(
-                    kind="risk",
-                    reason=tag,
-                    items=[self.ref(n) for n in numbers[:FOLLOW_ITEMS]],
-                    total=len(numbers),
-                    text=Prose(text=self.t(f"fu_{tag}")),
+    def merged_groups(self) -> list[w.MergedGroup]:
+        out = [
+            w.MergedGroup(kind=x.kind, name=x.name, numbers=list(x.members))
+            for x in themes(self.facts, limit=len(self.facts.prs))
+        ]
+        bots = [n for n in self.facts.ranked if n in self.facts.bots]
+        if bots:
+            out.append(w.MergedGroup(kind="bot", name="bot", numbers=bots))
+        return out
+
+    def tracks(self) -> list[w.TrackSection]:
+        out: list[w.TrackSection] = []
+        for track in self.facts.tracks:
+            merged = [m for m in track.matches if m.number in self.prs]
+            others = len(track.matches) - len(merged)
+            items = [
+                w.TrackItem(
+                    item=self.ref(m.number),
+                    reasons=list(m.reasons),
+                    # Facts without the quote: the same PR is quoted under its theme.
+                    text=self.prose(
+                        ("pr", m.number), self.describe(self.prs[m.number], quote=False)
+                    )
+                    if m.number in self.prs
+                    else self.prose(
+                        ("track_item", m.number),
+                        excerpt(
+                            self.facts.data.items[m.number].body,
+                            QUOTE_CHARS[self.lang],
+                            title=self.facts.data.items[m.number].title,
+                        ),
+                    ),
                 )
-            )
-        reasons: dict[WatchReason, list[int]] = {}
-        for watch in f.watch:
-            for reason in watch.reasons:
-                reasons.setdefault(reason, []).append(watch.number)
-        for reason, numbers in reasons.items():
+                for m in track.matches[:TRACK_ITEMS]
+            ]
+            if not track.matches:
+                text = self.t("track_empty", title=track.title)
+            else:
+                parts = [
+                    self.t(
+                        "track_text",
+                        title=track.title,
+                        merged=len(merged),
+                        others=self.t("track_others", n=others) if others else "",
+                    )
+                ]
+                if merged:
+                    top = self.prs[merged[0].number]
+                    parts.append(
+                        self.t("track_main", n=top.number, kind=self.t(f"kind_{self.kind(top)}"))
+                    )
+                text = self.sentences(parts)
             out.append(
-                w.FollowUp(
-                    kind="watch",
-                    reason=reason,
-                    items=[self.ref(n) for n in numbers[:FOLLOW_ITEMS]],
-                    total=len(numbers),
-                    text=Prose(text=self.t(f"fu_watch_{reason}")),
+                w.TrackSection(
+                    title=track.title,
+                    merged_prs=len(merged),
+                    other_items=others,
+                    items=items,
+                    text=self.prose(("track", track.title), text),
                 )
             )
         return out
+
+    def follow_ups(self) -> list[w.FollowUp]:
+        return [self.follow_up(g) for g in follow_up_groups(self.facts)]
+
+    def follow_up(self, group: FollowGroup) -> w.FollowUp:
+        numbers = group.numbers
+        rules = self.t(f"fu_{group.reason}" if group.kind == "risk" else f"fu_watch_{group.reason}")
+        return w.FollowUp(
+            kind=group.kind,
+            reason=group.reason,
+            items=[self.ref(n) for n in numbers[:FOLLOW_ITEMS]],
+            total=len(numbers),
+            text=self.prose(("follow_up", group.kind, group.reason), rules),
+        )

@@ -82,15 +82,25 @@ class WeeklyPR(_Model):
     score_parts: dict[str, float]
     risk_tags: list[RiskTag]
     risk_score: float  # sum of the tags' weights
-    summary: Prose  # what changed: the PR's own words (rules) or a model's sentence
+    summary: Prose  # what changed: facts and a short quote of its summary (rules), or a model's
+    reverts: ItemRef | None = None  # the PR this one reverts, when it is a revert
+    # The kind of change, from its title tags, labels or files: fix, feature, refactor, perf,
+    # doc, test, ci, misc, deps, revert or code.
+    kind: str = "code"
+    bot: bool = False  # opened by a bot: out of themes, hot files and the importance ranking
+    # Why it matters, one model sentence (none from the rules, which cannot judge it).
+    why: Prose | None = Field(default=None, exclude_if=lambda v: v is None)
     # At most 3 model notes, each quoting a line it saw; a note never sets a tag.
     notes: list[Prose] = Field(default_factory=list, max_length=3)
 
 
 class Highlight(_Model):
-    theme: str  # "label bug", "[BugFix]", "vllm/v1"
-    item: ItemRef
+    # Rules: "label bug", "[BugFix]", "vllm/v1"; a model: the technical direction it names.
+    theme: str
+    item: ItemRef  # the direction's most important merged PR
     text: Prose
+    # A model's direction: its other merged PRs (each checked to be one of the week's).
+    more: list[ItemRef] = Field(default_factory=list, exclude_if=lambda v: not v)
 
 
 class RiskObservation(_Model):
@@ -98,7 +108,8 @@ class RiskObservation(_Model):
     risk_score: float
     tags: list[RiskTag]
     observation: Prose
-    follow_up: Prose
+    follow_up: Prose  # what to check on this PR; "" when only the general follow-ups apply
+    reverts: ItemRef | None = None  # the PR it reverts, when it is a revert
 
 
 class NameCount(_Model):
@@ -123,7 +134,9 @@ class ExecutiveSummary(_Model):
 class ThemeChanges(_Model):
     kind: AreaKind
     name: str
-    count: int  # merged PRs in the theme
+    # Merged PRs whose theme this is: each PR is in one theme only (its most specific label,
+    # title tag or source directory), so a tag theme can hold fewer PRs than carry the tag.
+    count: int
     additions: int
     deletions: int
     items: list[WeeklyPR]  # the most important (up to 5)
@@ -154,6 +167,30 @@ class FollowUp(_Model):
     text: Prose
 
 
+class TrackItem(_Model):
+    item: ItemRef
+    reasons: list[str]  # "label:rocm", "tag:[ROCm]", "keyword:MI300X", "path:csrc/rocm/x.cu"
+    text: Prose
+
+
+class TrackSection(_Model):
+    """A configured topic track ([[repos.topics]]) over the week."""
+
+    title: str
+    merged_prs: int  # merged PRs of the week in the track
+    other_items: int  # other PRs and issues of the week's data in it (opened, closed, active)
+    items: list[TrackItem]  # merged PRs first, most important first (up to 8)
+    text: Prose
+
+
+class MergedGroup(_Model):
+    """The appendix's grouping: every merged PR in exactly one group (its theme, or `bot`)."""
+
+    kind: Literal["label", "tag", "path", "bot"]
+    name: str
+    numbers: list[int]  # most important first
+
+
 class WeeklyProvenance(_Model):
     tool_version: str
     generated_at: datetime
@@ -180,6 +217,7 @@ class WeeklyReport(_Model):
     generated_at: datetime
     coverage: Coverage
     highlights: list[Highlight]
+    tracks: list[TrackSection] = Field(default_factory=list)
     risk_observations: list[RiskObservation]
     executive_summary: ExecutiveSummary
     key_changes: list[ThemeChanges]
@@ -187,4 +225,5 @@ class WeeklyReport(_Model):
     key_prs: list[WeeklyPR]
     follow_ups: list[FollowUp]
     merged: list[WeeklyPR]  # every merged PR of the week with its tags, by number
+    merged_groups: list[MergedGroup] = Field(default_factory=list)
     provenance: WeeklyProvenance

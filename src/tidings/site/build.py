@@ -18,10 +18,13 @@ Layout (all links relative, so the site works from any base path or straight fro
 
 from __future__ import annotations
 
+import calendar
 import hashlib
 import json
 import os
+import posixpath
 import stat
+import subprocess
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from contextlib import closing
@@ -41,6 +44,7 @@ from tidings.render.html import (
     Giscus,
     PageChrome,
     Words,
+    html_lang,
     render_html,
     render_template,
     report_title,
@@ -49,11 +53,53 @@ from tidings.render.markdown import render_markdown
 from tidings.render.pdf import current_pdf, pdf_key, print_html, render_pdfs
 from tidings.report.model import DailyReport
 from tidings.report.weekly_model import WeeklyReport
-from tidings.site import charts, publish
+from tidings.site import charts, publish, search
+from tidings.site.archive import Archive, labels_of, month_of, month_words, window_searches
 from tidings.site.feed import FeedEntry, atom_feed, entry_id
 from tidings.site.sources import ReportFile, find_reports
+from tidings.words.weekly import tag_name
 
 MANIFEST = ".tidings-site.json"
+LATEST_DAILY = 14  # rows on a project page; the month pages hold the rest
+LATEST_WEEKLY = 8
+FEED_ENTRIES = 100  # a feed holds the newest reports; older ones stay on the site
+
+Feed = tuple[str, str, str]  # (title, href, hreflang) of an Atom feed, for <head> and pages
+
+
+@dataclass
+class Row:
+    """A report period in a list: the site language's copy, and badges for each language."""
+
+    period: str
+    title: str
+    href: str
+    langs: list[tuple[str, str, str]]  # (language name, href, code)
+    stats: dict[str, int] | None  # a daily report's numbers
+    merged: int | None  # a weekly report's merged PRs
+
+
+@dataclass
+class Project:
+    """A project on the home page."""
+
+    repo: str
+    project: str
+    href: str
+    prefix: str
+    feeds: list[Feed]
+    count: int
+    latest: str
+    repo_url: str
+    latest_daily: Row | None
+    latest_weekly: Row | None
+    spark: Markup
+    reports: list[ReportFile]
+
+
+def pagefind_lang(lang: str) -> str:
+    """The index name Pagefind gives a page of `lang` (from its <html lang>)."""
+    return html_lang(lang).lower()  # type: ignore[arg-type]
 
 
 @dataclass
@@ -166,7 +212,7 @@ def _code_digest() -> str:
     root = Path(_version.__file__).parent
     digest = hashlib.sha256(_version.__version__.encode())
     files = sorted((root / "render").rglob("*")) + sorted((root / "words").glob("*.py"))
-    files += [root / "site" / "build.py", root / "site" / "charts.py"]
+    files += [root / "site" / name for name in ("build.py", "charts.py", "archive.py")]
     for file in files:
         if file.is_file() and file.suffix in {".py", ".j2"}:
             digest.update(file.name.encode() + b"\0" + file.read_bytes())
@@ -228,6 +274,7 @@ class SiteBuilder:
         self.output = Output(root, self.result, shown=out)
         self.words = Words(cfg.language)
         manifest = root / MANIFEST
+        saved: Any = None
         try:
             saved = json.loads(manifest.read_text("utf-8"))
             self.manifest: dict[str, str] = dict(saved["pdf"])
@@ -243,6 +290,16 @@ class SiteBuilder:
             [cfg.model_dump(mode="json"), self.pdf, _code_digest()], sort_keys=True
         )
         self.pdf_jobs: list[tuple[str, str]] = []
+        # Files besides the reports' own (project, month and search pages, feeds, the
+        # index): those of the last build, and this one's.
+        files = saved.get("files", []) if isinstance(saved, dict) else []
+        self.files: set[str] = {
+            f for f in files if isinstance(f, str) and self.output.inside(f) is not None
+        }
+        self.new_files: set[str] = set()
+        self.languages: set[Lang] = set()
+        self.search_binary = search.executable() if cfg.search else None
+        self.search = self.search_binary is not None
 
     def base(self, rel: str) -> str | None:
         if not self.cfg.base_url:
@@ -254,19 +311,26 @@ class SiteBuilder:
         owner, name = r.owner_name
         return f"{owner}/{name}/{r.kind}/{r.period}.{r.lang}"
 
-    def build_report(self, r: ReportFile, siblings: set[tuple[str, str, Lang]]) -> None:
+    def build_report(
+        self, r: ReportFile, siblings: set[tuple[str, str, Lang]], archive: Archive
+    ) -> None:
         stem = self.report_paths(r)
         leaf = stem.rsplit("/", 1)[1]
         other = "en" if r.lang == "zh" else "zh"
         has_other = (r.kind, r.period, other) in siblings
-        # A page is a function of its report, its twin's existence, the settings and this
-        # code: when none changed since the last build, its files are already right.
+        words = Words(r.lang)
+        nav = archive.nav(r, words)
+        # A page is a function of its report, its twin's existence, its neighbours (the
+        # links to them), the settings and this code: when none changed since the last
+        # build, its files are already right.
         key = hashlib.sha256(
             b"\0".join(
                 [
                     r.raw,
                     r.markdown_path.read_bytes() if r.markdown_path else b"",
                     str(has_other).encode(),
+                    json.dumps(nav.key()).encode(),
+                    str(self.search).encode(),
                     self.settings_key.encode(),
                 ]
             )
@@ -283,7 +347,7 @@ class SiteBuilder:
         if self.pdf:
             downloads.append(("PDF", f"{leaf}.pdf"))
         downloads.append(("JSON", f"{leaf}.json"))
-        words = Words(r.lang)
+        lang_name = Words(r.lang).tr("site_lang_name")
         chrome = PageChrome(
             site_title=self.cfg.title,
             home_href="../../../index.html",
@@ -291,12 +355,28 @@ class SiteBuilder:
             project=r.project,
             back_href="../index.html",
             github_href=r.repo_url,
-            feed_href="../feed.xml",
+            feed_href=f"../feed.{r.lang}.xml",
+            feeds=(
+                (
+                    words.tr("site_feed_lang", lang=lang_name) + " · " + r.project,
+                    f"../feed.{r.lang}.xml",
+                    html_lang(r.lang),
+                ),
+            ),
             downloads=tuple(downloads),
             other_lang_href=f"{r.period}.{other}.html" if has_other else None,
             other_lang=other if has_other else None,
             discussion_href=_discussion_href(self.cfg),
             giscus=_giscus(self.cfg),
+            prev=nav.prev,
+            next=nav.next,
+            up=nav.up,
+            month=nav.month,
+            children=nav.children,
+            searches=window_searches(r.repo_url, r.report.window.start, r.report.window.end),
+            search_href="../../../search.html" if self.search else None,
+            search_label=words.tr("site_search"),
+            filters=self.filters(r) if self.search else (),
         )
         page = render_html(r.report, chrome, canonical=self.base(stem + ".html"))
         self.output.put(stem + ".html", page)
@@ -304,6 +384,37 @@ class SiteBuilder:
         self.output.put(stem + ".md", markdown)
         if self.pdf:
             self.queue_pdf(stem + ".pdf", r)
+
+    def filters(self, r: ReportFile) -> tuple[tuple[str, str], ...]:
+        """The page's search filters, named in the site's language so the search page shows
+        one set of them: project, kind, language, labels, topic tracks."""
+        tr = self.words.tr
+        report = r.report
+        found = [
+            (tr("site_filter_project"), r.project),
+            (tr("site_filter_kind"), tr(f"site_{r.kind}")),
+            (tr("site_filter_lang"), Words(r.lang).tr("site_lang_name")),
+        ]
+        if isinstance(report, DailyReport):
+            appendix = report.appendix
+            refs = [
+                *appendix.new_issues,
+                *appendix.closed_issues,
+                *appendix.new_prs,
+                *appendix.merged_prs,
+                *appendix.closed_unmerged_prs,
+            ]
+            labels = labels_of(ref.labels for ref in refs)
+            topics = sorted({track.title for track in report.topics})
+        else:
+            labels = labels_of(
+                [[row.name for row in report.executive_summary.by_label]]
+                + [pr.item.labels for pr in report.merged]
+            )
+            topics = []
+        found += [(tr("site_filter_label"), label) for label in labels]
+        found += [(tr("site_filter_topic"), topic) for topic in topics]
+        return tuple(found)
 
     def queue_pdf(self, rel: str, r: ReportFile) -> None:
         """The report's PDF: already in the site, or made beside the report when it was
@@ -331,13 +442,11 @@ class SiteBuilder:
         self.result.pdfs_made = len(jobs)
 
     # -- project pages --------------------------------------------------------------------
-    def build_project(self, repo: str, reports: list[ReportFile]) -> dict[str, Any]:
-        owner, name = reports[0].owner_name
+    def rows(self, reports: Sequence[ReportFile], prefix: str = "") -> dict[str, list[Row]]:
+        """One row per report period, newest first, by kind: the site language's copy as the
+        main link, every language as a badge. `prefix` leads from the page to the project."""
         lang = self.cfg.language
-        words = self.words
-        project = reports[-1].project
-        repo_url = reports[-1].repo_url
-        rows: dict[str, list[dict[str, Any]]] = {"weekly": [], "daily": []}
+        rows: dict[str, list[Row]] = {"weekly": [], "daily": []}
         by_period: dict[tuple[str, str], list[ReportFile]] = defaultdict(list)
         for r in reports:
             by_period[(r.kind, r.period)].append(r)
@@ -345,82 +454,214 @@ class SiteBuilder:
             by_period.items(), key=lambda kv: kv[0][1], reverse=True
         ):
             group.sort(key=lambda r: (r.lang != lang, r.lang))
-            main = group[0]
-            report = main.report
-            stats = report.stats.model_dump() if isinstance(report, DailyReport) else None
+            report = group[0].report
             rows[kind].append(
-                {
-                    "period": period,
-                    "title": report_title(report),
-                    "href": f"{kind}/{period}.{main.lang}.html",
-                    "langs": [
+                Row(
+                    period=period,
+                    title=report_title(report),
+                    href=f"{prefix}{kind}/{period}.{group[0].lang}.html",
+                    langs=[
                         (
                             Words(r.lang).tr("site_lang_name"),
-                            f"{kind}/{period}.{r.lang}.html",
+                            f"{prefix}{kind}/{period}.{r.lang}.html",
                             r.lang,
                         )
                         for r in group
                     ],
-                    "stats": stats,
-                }
+                    stats=report.stats.model_dump() if isinstance(report, DailyReport) else None,
+                    merged=report.merged_prs if isinstance(report, WeeklyReport) else None,
+                )
             )
-        activity, labels = self.daily_charts(reports)
+        return rows
+
+    def project_feeds(self, project: str, langs: Sequence[Lang], prefix: str) -> list[Feed]:
+        """The project's feeds as (title, href, hreflang): one per language, then all."""
+        words = self.words
+        feeds = [
+            (
+                words.tr("site_feed_lang", lang=Words(lang).tr("site_lang_name")) + " · " + project,
+                f"{prefix}feed.{lang}.xml",
+                html_lang(lang),
+            )
+            for lang in sorted(langs, key=lambda code: (code != self.cfg.language, code))
+        ]
+        if len(langs) > 1:
+            feeds.append((words.tr("site_feed_once") + " · " + project, f"{prefix}feed.xml", ""))
+        return feeds
+
+    def chrome(self, home_href: str) -> PageChrome:
+        words = self.words
+        return PageChrome(
+            site_title=self.cfg.title,
+            home_href=home_href,
+            footer=words.tr("site_generated_by"),
+            search_href=home_href.replace("index.html", "search.html") if self.search else None,
+            search_label=words.tr("site_search"),
+        )
+
+    def build_project(self, repo: str, reports: list[ReportFile], archive: Archive) -> Project:
+        owner, name = reports[0].owner_name
+        lang = self.cfg.language
+        words = self.words
+        project = reports[-1].project
+        repo_url = reports[-1].repo_url
+        rows = self.rows(reports)
+        langs = sorted({r.lang for r in reports})
+        feeds = self.project_feeds(project, langs, "")
+        per_day = self.per_day(reports)
+        activity, labels = self.daily_charts(per_day)
         risks = self.risk_chart(reports)
+        months = [
+            (
+                words.tr("site_month_label", **month_words(m.month)),
+                f"archive/{m.month}.html",
+                words.tr("site_month_count", daily=len(m.daily), weekly=len(m.weekly)),
+            )
+            for m in archive.months()
+        ]
         page = render_template(
             "html/project.html.j2",
-            html_lang="zh-CN" if lang == "zh" else "en",
+            html_lang=html_lang(lang),
             page_title=words.tr("site_reports", project=project),
+            description=words.tr("site_reports", project=project) + " — " + repo,
             canonical=self.base(f"{owner}/{name}/index.html"),
-            feed_href="feed.xml",
-            feed_title=words.tr("site_reports", project=project),
-            chrome=PageChrome(
-                site_title=self.cfg.title,
-                home_href="../../index.html",
-                footer=words.tr("site_generated_by"),
-            ),
+            feed_href=None,
+            feed_title="",
+            feeds=feeds,
+            chrome=self.chrome("../../index.html"),
             tr=words.tr,
             project=project,
             repo=repo,
             repo_url=repo_url,
-            weekly=rows["weekly"],
-            daily=rows["daily"],
+            weekly=rows["weekly"][:LATEST_WEEKLY],
+            daily=rows["daily"][:LATEST_DAILY],
+            more_weekly=len(rows["weekly"]) > LATEST_WEEKLY,
+            more_daily=len(rows["daily"]) > LATEST_DAILY,
+            months=months,
             activity_chart=activity,
             labels_chart=labels,
             risks_chart=risks,
         )
-        self.output.put(f"{owner}/{name}/index.html", page)
-        self.build_feed(repo, owner, name, project, reports)
-        latest = max((r.period for r in reports if r.kind == "daily"), default="")
-        return {
-            "repo": repo,
-            "project": project,
-            "href": f"{owner}/{name}/index.html",
-            "feed": f"{owner}/{name}/feed.xml",
-            "count": len(by_period),
-            "latest": latest or max(r.period for r in reports),
-            "repo_url": repo_url,
-        }
+        self.put_page(f"{owner}/{name}/index.html", page)
+        self.build_months(owner, name, project, reports, archive, feeds)
+        self.build_feeds(repo, owner, name, project, reports)
+        latest_daily = rows["daily"][0] if rows["daily"] else None
+        latest_weekly = rows["weekly"][0] if rows["weekly"] else None
+        last = max(per_day) if per_day else None
+        spark_days = (
+            [date.fromisoformat(last) - timedelta(days=k) for k in range(29, -1, -1)]
+            if last
+            else []
+        )
+        merged = [
+            per_day[d.isoformat()].report.stats.merged_prs  # type: ignore[union-attr]
+            if d.isoformat() in per_day
+            else None
+            for d in spark_days
+        ]
+        return Project(
+            repo=repo,
+            project=project,
+            href=f"{owner}/{name}/index.html",
+            prefix=f"{owner}/{name}/",
+            feeds=self.project_feeds(project, langs, f"{owner}/{name}/"),
+            count=len(rows["daily"]) + len(rows["weekly"]),
+            latest=max(r.period for r in reports if r.kind == "daily")
+            if latest_daily
+            else max(r.period for r in reports),
+            repo_url=repo_url,
+            latest_daily=latest_daily,
+            latest_weekly=latest_weekly,
+            spark=charts.sparkline(merged, words.tr("site_spark")),
+            reports=reports,
+        )
 
-    def daily_charts(self, reports: list[ReportFile]) -> tuple[Markup, Markup]:
-        # One report per day (both languages hold the same numbers): prefer the site language.
+    def put_page(self, rel: str, content: str | bytes) -> None:
+        """A page that is not a report's own (project, month, feed, search): recorded, so
+        a later build that no longer makes it removes it."""
+        self.new_files.add(rel)
+        self.output.put(rel, content)
+
+    def build_months(
+        self,
+        owner: str,
+        name: str,
+        project: str,
+        reports: list[ReportFile],
+        archive: Archive,
+        feeds: list[Feed],
+    ) -> None:
+        """A page per month: a calendar of its days and its weeks, each linked to its report."""
+        words = self.words
+        months = archive.months()
+        weekdays = words.tr("site_weekdays").split()
+        for k, month in enumerate(months):
+            in_month = [r for r in reports if month_of(r.kind, r.period) == month.month]
+            rows = self.rows(in_month, prefix="../")
+            by_day = {row.period: row for row in rows["daily"]}
+            year, number = (int(x) for x in month.month.split("-"))
+            weeks = [
+                [
+                    (day.day, by_day.get(day.isoformat())) if day.month == number else None
+                    for day in week
+                ]
+                for week in calendar.Calendar().monthdatescalendar(year, number)
+            ]
+            newer = months[k - 1].month if k > 0 else None
+            older = months[k + 1].month if k + 1 < len(months) else None
+            label = words.tr("site_month_label", **month_words(month.month))
+            page = render_template(
+                "html/month.html.j2",
+                html_lang=html_lang(self.cfg.language),
+                page_title=words.tr(
+                    "site_month_title", project=project, **month_words(month.month)
+                ),
+                description=words.tr(
+                    "site_month_count", daily=len(month.daily), weekly=len(month.weekly)
+                ),
+                canonical=self.base(f"{owner}/{name}/archive/{month.month}.html"),
+                feed_href=None,
+                feed_title="",
+                feeds=[(t, "../" + h, lg) for t, h, lg in feeds],
+                chrome=self.chrome("../../../index.html"),
+                tr=words.tr,
+                project=project,
+                label=label,
+                weekdays=weekdays,
+                weeks=weeks,
+                weekly=rows["weekly"],
+                daily=rows["daily"],
+                newer=(newer, f"{newer}.html") if newer else None,
+                older=(older, f"{older}.html") if older else None,
+            )
+            self.put_page(f"{owner}/{name}/archive/{month.month}.html", page)
+
+    def per_day(self, reports: Sequence[ReportFile]) -> dict[str, ReportFile]:
+        """One daily report per day (both languages hold the same numbers): the site
+        language's when there."""
         per_day: dict[str, ReportFile] = {}
         for r in reports:
             if r.kind != "daily":
                 continue
             if r.period not in per_day or r.lang == self.cfg.language:
                 per_day[r.period] = r
+        return per_day
+
+    def daily_charts(self, per_day: dict[str, ReportFile]) -> tuple[Markup, Markup]:
         if not per_day:
             return Markup(""), Markup("")
         last = date.fromisoformat(max(per_day))
         days = [last - timedelta(days=k) for k in range(29, -1, -1)]
         points: list[charts.DayCounts] = []
         label_counts: Counter[str] = Counter()
+        timezone = ""
         for day in days:
             found = per_day.get(day.isoformat())
             report = found.report if found else None
             if not isinstance(report, DailyReport):
                 points.append(charts.DayCounts(day.isoformat(), None, None, None))
                 continue
+            timezone = report.window.timezone
             stats = report.stats
             points.append(
                 charts.DayCounts(
@@ -442,9 +683,13 @@ class SiteBuilder:
                 words.tr("site_series_closed"),
             ],
             words.tr("site_chart_activity"),
+            y_title=words.tr("site_axis_items"),
+            x_title=words.tr("site_axis_date", tz=timezone),
         )
         top = sorted(label_counts.items(), key=lambda kv: (-kv[1], kv[0]))[:15]
-        return activity, charts.bar_chart(top, words.tr("site_chart_labels"))
+        return activity, charts.bar_chart(
+            top, words.tr("site_chart_labels"), x_title=words.tr("site_axis_prs")
+        )
 
     def risk_chart(self, reports: list[ReportFile]) -> Markup:
         per_week: dict[str, WeeklyReport] = {}
@@ -454,41 +699,91 @@ class SiteBuilder:
             ):
                 per_week[r.period] = r.report
         rows = [(week, risk_counts(per_week[week])) for week in sorted(per_week)[-12:]]
-        return charts.stacked_chart(rows, self.words.tr("site_chart_risks"))
+        lang = self.cfg.language
+        names: dict[str, str] = {
+            row.name: tag_name(lang, row.name)
+            for report in per_week.values()
+            for row in report.executive_summary.by_risk_tag
+        }
+        return charts.stacked_chart(
+            rows, self.words.tr("site_chart_risks"), names, x_title=self.words.tr("site_axis_tags")
+        )
 
-    def build_feed(
-        self, repo: str, owner: str, name: str, project: str, reports: list[ReportFile]
+    def feed(
+        self,
+        rel: str,
+        feed_id: str,
+        title: str,
+        home: str,
+        reports: Sequence[ReportFile],
+        lang: Lang | None = None,
     ) -> None:
-        rel = f"{owner}/{name}/feed.xml"
+        """An Atom feed of `reports`, newest first, at most FEED_ENTRIES of them."""
         ordered = sorted(reports, key=lambda r: (_updated(r), r.kind, r.lang), reverse=True)
+        folder = posixpath.dirname(rel) or "."
         entries = [
             FeedEntry(
-                id=entry_id(repo, r.kind, r.period, r.lang),
+                id=entry_id(r.repo, r.kind, r.period, r.lang),
                 title=report_title(r.report),
                 href=self.base(self.report_paths(r) + ".html")
-                or f"{r.kind}/{r.period}.{r.lang}.html",
+                or posixpath.relpath(self.report_paths(r) + ".html", folder),
                 updated=_updated(r),
                 summary=_summary(r),
                 lang=r.lang,
             )
-            for r in ordered
+            for r in ordered[:FEED_ENTRIES]
         ]
-        self.output.put(
+        self.put_page(
             rel,
             atom_feed(
-                feed_id=entry_id(repo, "feed", "all", "all"),
-                title=self.words.tr("site_reports", project=project),
-                self_href=self.base(rel) or "feed.xml",
-                home_href=self.base(f"{owner}/{name}/index.html") or "index.html",
+                feed_id=feed_id,
+                title=title,
+                self_href=self.base(rel) or rel.rsplit("/", 1)[-1],
+                home_href=self.base(home) or posixpath.relpath(home, folder),
                 entries=entries,
                 fallback_updated=datetime(2000, 1, 1, tzinfo=UTC),
+                lang=html_lang(lang) if lang else None,
             ),
+        )
+
+    def one_per_period(self, reports: Sequence[ReportFile]) -> list[ReportFile]:
+        """Each report once: in the site's language when it exists in it, else the other."""
+        chosen: dict[tuple[str, str, str], ReportFile] = {}
+        for r in reports:
+            slot = (r.repo, r.kind, r.period)
+            if slot not in chosen or r.lang == self.cfg.language:
+                chosen[slot] = r
+        return list(chosen.values())
+
+    def build_feeds(
+        self, repo: str, owner: str, name: str, project: str, reports: list[ReportFile]
+    ) -> None:
+        """A feed per language (feed.zh.xml, feed.en.xml), and feed.xml with each report
+        once (in the site's language where there), the address older sites published."""
+        home = f"{owner}/{name}/index.html"
+        for lang in sorted({r.lang for r in reports}):
+            title = Words(lang).tr("site_reports", project=project)
+            self.feed(
+                f"{owner}/{name}/feed.{lang}.xml",
+                entry_id(repo, "feed", "all", lang),
+                title,
+                home,
+                [r for r in reports if r.lang == lang],
+                lang,
+            )
+        self.feed(
+            f"{owner}/{name}/feed.xml",
+            entry_id(repo, "feed", "all", "all"),
+            self.words.tr("site_reports", project=project),
+            home,
+            self.one_per_period(reports),
         )
 
     def remove_gone(self, repos: set[str]) -> None:
         """A report no longer in the reports folder leaves the site: its page and downloads,
-        and its project's page and feed when it was the project's last report. Only files
-        the last build recorded are touched, so nothing else in --out is ever deleted."""
+        and its project's page and feed when it was the project's last report; so do the
+        month pages, feeds and search files this build no longer makes. Only files the last
+        build recorded are touched, so nothing else in --out is ever deleted."""
         for stem in sorted(set(self.pages) - set(self.new_pages)):
             for suffix in (".html", ".json", ".md", ".pdf"):
                 self.output.remove(stem + suffix)
@@ -499,6 +794,51 @@ class SiteBuilder:
                 self.output.remove(f"{project}/index.html")
                 self.output.remove(f"{project}/feed.xml")
 
+    def remove_unmade(self) -> None:
+        """Pages, feeds and search files an earlier build made and this one did not."""
+        for rel in sorted(self.files - self.new_files):
+            self.output.remove(rel)
+
+    # -- search ---------------------------------------------------------------------------
+    def build_search(self) -> None:
+        """The search page and Pagefind's index of the report pages. The index is made again
+        only when a page changed or went (or a file of it is missing): a build that adds
+        nothing pays nothing for search."""
+        words = self.words
+        langs = sorted(
+            {pagefind_lang(code) for code in self.languages} - {pagefind_lang(self.cfg.language)}
+        )
+        page = render_template(
+            "html/search.html.j2",
+            html_lang=html_lang(self.cfg.language),
+            page_title=words.tr("site_search_title") + " · " + self.cfg.title,
+            description=words.tr("site_search_hint"),
+            canonical=self.base("search.html"),
+            feed_href=None,
+            feed_title="",
+            chrome=self.chrome("index.html"),
+            tr=words.tr,
+            merge=langs,
+        )
+        self.put_page("search.html", page)
+        pages_changed = any(
+            rel.endswith(".html") and rel != "search.html"
+            for rel in self.result.written + self.result.removed
+        )
+        old = {rel for rel in self.files if rel.startswith(search.FOLDER + "/")}
+        if old and not pages_changed and all(self.output.exists(rel) for rel in old):
+            self.new_files |= old
+            return
+        try:
+            index = search.build_index(self.output.root, self.search_binary)  # type: ignore[arg-type]
+        except (search.SearchError, OSError, subprocess.SubprocessError) as exc:
+            raise TidingsError(
+                f"the search index failed: {exc}",
+                "set `search = false` under [site] to build without search, and report it",
+            ) from exc
+        for rel, data in index.items():
+            self.put_page(rel, data)
+
     # -- the whole site -------------------------------------------------------------------
     def build(self, reports: list[ReportFile], progress: Progress | None = None) -> BuildResult:
         published = set(self.pages)
@@ -508,41 +848,52 @@ class SiteBuilder:
                 f"published in {self.out}: the build would remove every published report",
                 f"check --from; to start a new site, delete {self.out} first",
             )
+        self.languages = {r.lang for r in reports}
         projects = []
         grouped = _group(reports)
         total = len(reports)
         done = 0
         for repo, group in grouped.items():
             siblings = {(r.kind, r.period, r.lang) for r in group}
+            archive = Archive(group)
             for r in group:
-                self.build_report(r, siblings)
+                self.build_report(r, siblings, archive)
                 done += 1
                 if progress:
                     progress("pages", done, total)
-            projects.append(self.build_project(repo, group))
+            projects.append(self.build_project(repo, group, archive))
         self.make_pdfs(progress)
         words = self.words
         home = render_template(
             "html/home.html.j2",
-            html_lang="zh-CN" if self.cfg.language == "zh" else "en",
+            html_lang=html_lang(self.cfg.language),
             page_title=self.cfg.title,
+            description=words.tr("site_home_description", n=len(projects)),
             canonical=self.base("index.html"),
             feed_href=None,
             feed_title="",
-            chrome=PageChrome(
-                site_title=self.cfg.title,
-                home_href="index.html",
-                footer=words.tr("site_generated_by"),
-            ),
+            feeds=[(words.tr("site_feed_site"), "feed.xml", "")],
+            chrome=self.chrome("index.html"),
             tr=words.tr,
             projects=projects,
         )
-        self.output.put("index.html", home)
+        self.put_page("index.html", home)
+        self.feed(
+            "feed.xml",
+            "tag:tidings,site:" + self.cfg.title,
+            self.cfg.title,
+            "index.html",
+            self.one_per_period(reports),
+        )
         self.remove_gone(set(grouped))
+        if self.search:
+            self.build_search()  # after the gone pages left the folder it indexes
+        self.remove_unmade()
         kept = {rel: key for rel, key in self.manifest.items() if rel[:-4] in self.new_pages}
         manifest = {
             "pdf": dict(sorted((self.new_manifest if self.pdf else kept).items())),
             "pages": dict(sorted(self.new_pages.items())),
+            "files": sorted(self.new_files),
         }
         self.output.put(MANIFEST, json.dumps(manifest, indent=1, sort_keys=True) + "\n")
         self.result.reports = len(reports)
@@ -594,6 +945,8 @@ def build_site(
         )
     target = publish.published_folder(out)
     cfg = cfg or SiteConfig()
+    if cfg.search and search.executable() is None:
+        warnings.append(search.off_reason())
     with publish.build_lock(target):
         publish.recover(target)
         staging, dropped, in_place = None, 0, ""

@@ -14,8 +14,12 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from feedgen.feed import FeedGenerator
+from lxml import etree
 
 from tidings.textsafe import clean
+
+ATOM_NS = "http://www.w3.org/2005/Atom"
+XML_NS = "http://www.w3.org/XML/1998/namespace"
 
 
 @dataclass(frozen=True)
@@ -40,8 +44,10 @@ def atom_feed(
     home_href: str,
     entries: Sequence[FeedEntry],
     fallback_updated: datetime,
+    lang: str | None = None,
 ) -> bytes:
-    """The feed's XML; `entries` in the order readers should see them (newest first)."""
+    """The feed's XML; `entries` in the order readers should see them (newest first);
+    `lang` the language of a feed whose entries all share one."""
     fg = FeedGenerator()
     fg.id(clean(feed_id))
     fg.title(clean(title))
@@ -57,4 +63,16 @@ def atom_feed(
         fe.updated(item.updated)
         fe.published(item.updated)
         fe.summary(clean(item.summary))
-    return fg.atom_str(pretty=True)
+    root = etree.fromstring(fg.atom_str(pretty=False))
+    if lang:
+        root.set(f"{{{XML_NS}}}lang", lang)
+    # feedgen 1.0 drops an entry link's rel, type and hreflang (its loop variable shadows
+    # the link's data): set them here, so a reader knows each entry's language.
+    for element, item in zip(root.iterfind(f"{{{ATOM_NS}}}entry"), entries, strict=True):
+        link = element.find(f"{{{ATOM_NS}}}link")
+        if link is not None:
+            link.set("rel", "alternate")
+            link.set("type", "text/html")
+            link.set("hreflang", item.lang)
+    etree.indent(root, space="  ")
+    return etree.tostring(root, xml_declaration=True, encoding="UTF-8", pretty_print=True)

@@ -4,15 +4,17 @@
 subject ends in `(#N)` (GitHub's default), a merge commit reads `Merge pull request #N from
 ...`; every other commit (direct pushes, the initial commit) is not a PR and is skipped. One
 `git log` run gives, per commit, the author, the dates, the message, `--numstat` (lines added
-and deleted per file, renames with their previous path) and the zero-context patch, of which
-only the added lines are kept: the risk rules that read code need nothing more.
+and deleted per file, renames with their previous path) and the zero-context patch, kept per
+file as its hunks (`@@` headers, removed `-` and added `+` lines): the risk rules read the
+added lines and net those the PR only moved against the removed ones.
 
 What a clone cannot tell: the PR's author login (git records a name and an email, not a
 GitHub login), labels, comments, reviews, and when the PR was opened. PRs from git are stored
 with `source = "git"`, `author_type = "GitAuthor"` (the name is not a login), state closed and
 merged at the commit time. An API sync later replaces the item with GitHub's richer copy and
-keeps the clone's added lines; a git sync never overwrites an item the API wrote, it only adds
-the added lines to its files (or its files, when the API gave none).
+keeps the clone's hunks; a git sync never overwrites an item the API wrote, it only adds the
+hunks to its files (or its files, when the API gave none). This module reads the clone and
+makes records; store/git.py writes them.
 """
 
 from __future__ import annotations
@@ -27,16 +29,16 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
-import sqlalchemy as sa
-
 from tidings.errors import SourceError
 from tidings.progress import Progress
-from tidings.records import GIT_AUTHOR, ItemRecord, PRFileRecord, to_row
-from tidings.store import Store, schema
-from tidings.store.limits import TIME_RANGE, row_problem
+from tidings.records import GIT_AUTHOR, ItemRecord, PRFileRecord
+from tidings.store import Store
+from tidings.store.git import write_git_prs
+from tidings.store.limits import TIME_RANGE
+from tidings.store.rows import record_problem
 
 STREAM = "git"  # sync_state stream holding the newest commit read
-# Added lines kept per file: enough for the rules, bounded for generated or vendored files.
+# Hunk text kept per file: enough for the rules, bounded for generated or vendored files.
 PATCH_MAX_CHARS = 32_000
 BATCH = 500  # commits per store transaction
 
@@ -82,12 +84,13 @@ class GitFile:
     status: str = "modified"  # added, modified, removed, renamed
     additions: int | None = None  # None: binary
     deletions: int | None = None
-    added: list[str] | None = None  # added lines; None when the diff showed no hunk
+    # The zero-context hunks: `@@` headers and `-`/`+` lines; None when the diff showed none.
+    hunks: list[str] | None = None
 
     def patch(self) -> str | None:
-        if self.added is None:
+        if self.hunks is None:
             return None
-        text = "\n".join(self.added)
+        text = "\n".join(self.hunks)
         if len(text) > PATCH_MAX_CHARS:
             text = text[: text.rfind("\n", 0, PATCH_MAX_CHARS) + 1].rstrip("\n")
         return text
@@ -194,7 +197,7 @@ def _numstat(block: bytes) -> list[GitFile]:
 
 
 def _apply_patch(files: list[GitFile], patch: bytes) -> None:
-    """Statuses and added lines from the zero-context patch, matched to numstat by path."""
+    """Statuses and hunks from the zero-context patch, matched to numstat by path."""
     by_path = {f.path: f for f in files}
     current: GitFile | None = None
     in_hunk = False
@@ -211,18 +214,20 @@ def _apply_patch(files: list[GitFile], patch: bytes) -> None:
         if in_hunk:
             # With --unified=0 a hunk holds only added (+) and removed (-) lines; "+++ x"
             # here is an added line reading "++ x", not a header.
-            if raw.startswith(b"+"):
-                if current is not None and current.added is not None:
-                    current.added.append(_text(raw[1:]))
+            if raw.startswith((b"+", b"-", b"@@")):
+                if current is not None and current.hunks is not None:
+                    current.hunks.append(_text(raw))
                 continue
-            if raw.startswith((b"-", b"\\", b"@@")):
+            if raw.startswith(b"\\"):  # "\ No newline at end of file"
                 continue
             in_hunk = False
         line = _text(raw)
         if line.startswith("@@"):
             in_hunk = True
-            if current is not None and current.added is None:
-                current.added = []
+            if current is not None:
+                if current.hunks is None:
+                    current.hunks = []
+                current.hunks.append(line)
         elif line.startswith("new file mode") and current is not None:
             current.status = "added"
         elif line.startswith("deleted file mode") and current is not None:
@@ -346,7 +351,7 @@ class GitSyncReport:
     skipped: int = 0  # commits that are not PRs (direct pushes, the initial commit)
     rejected: int = 0  # PR commits with a value the store cannot hold (see notes)
     items_written: int = 0  # PR items inserted or updated from git
-    api_items_kept: int = 0  # PRs the API already holds: only their added lines were added
+    api_items_kept: int = 0  # PRs the API already holds: only their hunks were added
     pr_files: int = 0
     head: str | None = None
     incremental: bool = False
@@ -521,9 +526,9 @@ def ingest(
 def _out_of_range(commit: GitCommit, item: ItemRecord, files: list[PRFileRecord]) -> str | None:
     if commit.bad_date is not None:
         return f"its date {commit.bad_date} is out of range (the store holds years {TIME_RANGE})"
-    problem = row_problem(schema.items, vars(item))
+    problem = record_problem(item)
     for record in files:
-        problem = problem or row_problem(schema.pr_files, vars(record))
+        problem = problem or record_problem(record)
     return problem
 
 
@@ -535,53 +540,8 @@ def _write(
 ) -> None:
     if not prs:
         return
-    it, pf = schema.items, schema.pr_files
-    numbers = [item.number for item, _ in prs]
     with store.begin() as conn:
-        existing = dict(
-            conn.execute(
-                sa.select(it.c.number, it.c.source).where(
-                    it.c.repo_id == repo_id, it.c.number.in_(numbers)
-                )
-            ).all()
-        )
-        have_files: dict[int, set[str]] = {}
-        for number, path in conn.execute(
-            sa.select(pf.c.number, pf.c.path).where(
-                pf.c.repo_id == repo_id, pf.c.number.in_(numbers)
-            )
-        ):
-            have_files.setdefault(number, set()).add(path)
-        item_rows: list[dict[str, Any]] = []
-        for item, files in prs:
-            from_api = item.number in existing and existing[item.number] != "git"
-            rows = []
-            for f in files:
-                row = to_row(f)
-                row["repo_id"] = repo_id
-                rows.append(row)
-            report.pr_files += len(rows)
-            if from_api:
-                report.api_items_kept += 1
-                known = have_files.get(item.number)
-                if not known:
-                    store.replace_children(conn, pf, repo_id, item.number, rows)
-                    continue
-                for row in rows:  # keep GitHub's rows; add what only the clone knows
-                    if row["path"] in known and row["patch"] is not None:
-                        conn.execute(
-                            pf.update()
-                            .where(
-                                pf.c.repo_id == repo_id,
-                                pf.c.number == item.number,
-                                pf.c.path == row["path"],
-                            )
-                            .values(patch=row["patch"])
-                        )
-                continue
-            row = to_row(item)
-            row["repo_id"] = repo_id
-            item_rows.append(row)
-            store.replace_children(conn, pf, repo_id, item.number, rows)
-        store.upsert(conn, it, item_rows)
-        report.items_written += len(item_rows)
+        done = write_git_prs(store, conn, repo_id, prs)
+    report.pr_files += done.pr_files
+    report.api_items_kept += done.api_items_kept
+    report.items_written += done.items_written

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -154,12 +154,25 @@ class Store:
     def close(self) -> None:
         self.engine.dispose()
 
-    def sync_lock(self, full_name: str) -> AbstractContextManager[None]:
+    @contextmanager
+    def sync_lock(self, full_name: str) -> Iterator[None]:
         """Hold while syncing `full_name`: a second sync of it, in any process, waits up to
-        `lock_wait` seconds for this one and then fails with one line (store/locks.py)."""
+        `lock_wait` seconds for this one and then fails with one line (store/locks.py).
+
+        A sync that returns normally has committed what it read; the planner's statistics are
+        then refreshed if the store grew enough to make them stale (store/planner.py)."""
         from tidings.store.locks import repository_lock
 
-        return repository_lock(self.engine, full_name, self.lock_wait)
+        with repository_lock(self.engine, full_name, self.lock_wait):
+            yield
+        self.refresh_planner()
+
+    def refresh_planner(self, *, force: bool = False) -> bool:
+        """Re-analyse the store if its size drifted since the last analysis (or `force`), so
+        reports keep reading their window through its index (store/planner.py)."""
+        from tidings.store.planner import refresh
+
+        return refresh(self.engine, force=force)
 
     @contextmanager
     def begin(self) -> Iterator[Connection]:
@@ -287,3 +300,8 @@ class Store:
             self.upsert(
                 conn, schema.http_cache, [{"key": key, "etag": etag, "last_modified": None}]
             )
+
+    def forget_etag(self, conn: Connection, key: str) -> None:
+        """Drop a stored ETag, so the next request for `key` gets a full answer."""
+        t = schema.http_cache
+        conn.execute(t.delete().where(t.c.key == key))

@@ -1,12 +1,13 @@
 """Records in, records out: the mapping between normalised records and store tables.
 
-The sync and `tidings import` write through `write_records`; `tidings export` and the tests read
+The sync and `tidings import` write through `write_records` (a sync through `write_admitted`,
+which leaves out, with a note, what the store cannot hold); `tidings export` and the tests read
 through `read_records`, so a snapshot round-trips the store column for column.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 import sqlalchemy as sa
@@ -15,6 +16,10 @@ from sqlalchemy.engine import Connection
 from tidings import records as r
 from tidings.store import schema
 from tidings.store.db import Store
+from tidings.store.limits import row_name, row_problem
+
+# Where a sync hears of a record the store cannot hold: a note for the sync summary.
+Skip = Callable[[str], None]
 
 TABLES: dict[str, sa.Table] = {
     "item": schema.items,
@@ -58,6 +63,38 @@ def write_records(
     """Upsert records of any type for one repository (idempotent)."""
     for kind, rows in record_rows(repo_id, records).items():
         store.upsert(conn, TABLES[kind], rows)
+
+
+def admit(table: sa.Table, rows: Iterable[dict[str, Any]], skip: Skip) -> list[dict[str, Any]]:
+    """The rows the store can hold; each one it cannot (a number or id beyond its column, a
+    year-9999 time: store/limits.py) is left out and named to `skip`, so one bad record from
+    a source costs that record, not the sync."""
+    good = []
+    for row in rows:
+        problem = row_problem(table, row)
+        if problem is None:
+            good.append(row)
+        else:
+            skip(f"skipped {row_name(table, row)}: {problem}")
+    return good
+
+
+def record_problem(record: r.Record) -> str | None:
+    """Why the store cannot hold `record`, or None when it can."""
+    return row_problem(TABLES[record.type], vars(record))  # type: ignore[attr-defined]
+
+
+def write_admitted(
+    store: Store, conn: Connection, repo_id: int, records: Iterable[r.Record], skip: Skip
+) -> dict[str, int]:
+    """Upsert records of any type for one repository, less any the store cannot hold (each
+    named to `skip`); how many of each type were written."""
+    written: dict[str, int] = {}
+    for kind, rows in record_rows(repo_id, records).items():
+        rows = admit(TABLES[kind], rows, skip)
+        store.upsert(conn, TABLES[kind], rows)
+        written[kind] = len(rows)
+    return written
 
 
 def update_repository(conn: Connection, repo_id: int, record: r.RepositoryRecord) -> None:

@@ -12,6 +12,7 @@ from sqlalchemy import (
     MetaData,
     PrimaryKeyConstraint,
     Table,
+    text,
 )
 
 # Every text column keeps any text on both backends, NUL included (see types.TEXT_MARK).
@@ -20,6 +21,14 @@ from tidings.store.types import LosslessString as String
 from tidings.store.types import LosslessText as Text
 
 metadata = MetaData()
+
+# An item whose comment counts have not been checked since it last changed (the re-sync's
+# reconciliation, sources/github/sync.py): the partial index ix_items_repo_unchecked. Each
+# predicate must stay the very one the sync's query states, or the planner cannot prove it
+# may use the index (tests/store/test_query_plans.py fails if it stops being used).
+UNCHECKED = "checked_updated_at IS NULL OR checked_updated_at != updated_at"
+# An item whose PR details (GraphQL) are missing or stale: ix_items_repo_undetailed.
+UNDETAILED = "detail_updated_at IS NULL OR detail_updated_at != updated_at"
 
 
 def _repo_fk() -> Column[int]:
@@ -94,6 +103,38 @@ items = Table(
     Index("ix_items_repo_closed", "repo_id", "closed_at"),
     Index("ix_items_repo_merged", "repo_id", "merged_at"),
     Index("ix_items_repo_updated", "repo_id", "updated_at"),
+    # Whole-history questions read this narrow index, never the rows (migration 0005): who has
+    # ever merged a PR (facts/roles.py) and how many live issues and PRs the store holds (the
+    # re-sync's comparison with GitHub's totals).
+    Index("ix_items_repo_kind_merger", "repo_id", "kind", "merged_by", "number", "deleted"),
+    # The few items a re-sync still has to check against GitHub's counts; a quiet re-sync
+    # finds none here instead of reading every item.
+    Index(
+        "ix_items_repo_unchecked",
+        "repo_id",
+        "number",
+        sqlite_where=text(UNCHECKED),
+        postgresql_where=text(UNCHECKED),
+    ),
+    # The few items marked deleted: "is this comment's item deleted?" without reading items.
+    # Each backend's predicate is how SQLAlchemy writes `deleted IS true` there, so that its
+    # planner can match the query's term to it.
+    Index(
+        "ix_items_repo_deleted",
+        "repo_id",
+        "number",
+        sqlite_where=text("deleted IS 1"),
+        postgresql_where=text("deleted IS true"),
+    ),
+    # Likewise the PRs whose GraphQL details are missing or older than the PR.
+    Index(
+        "ix_items_repo_undetailed",
+        "repo_id",
+        "kind",
+        "number",
+        sqlite_where=text(UNDETAILED),
+        postgresql_where=text(UNDETAILED),
+    ),
 )
 
 comments = Table(
@@ -113,7 +154,8 @@ comments = Table(
     # GitHub's ids, unique per repository here: another repository's snapshot (a renamed
     # repository, GitHub Enterprise next to github.com) may reuse them (migration 0004).
     PrimaryKeyConstraint("repo_id", "id"),
-    Index("ix_comments_repo_number", "repo_id", "number"),
+    # `deleted` in the index: the re-sync counts live comments per item from it alone.
+    Index("ix_comments_repo_number", "repo_id", "number", "deleted"),
     Index("ix_comments_repo_created", "repo_id", "created_at"),
 )
 
@@ -164,7 +206,8 @@ review_comments = Table(
     # GitHub's ids, unique per repository here: another repository's snapshot (a renamed
     # repository, GitHub Enterprise next to github.com) may reuse them (migration 0004).
     PrimaryKeyConstraint("repo_id", "id"),
-    Index("ix_review_comments_repo_number", "repo_id", "number"),
+    Index("ix_review_comments_repo_number", "repo_id", "number", "deleted"),
+    Index("ix_review_comments_repo_created", "repo_id", "created_at"),
 )
 
 pr_files = Table(
@@ -177,8 +220,9 @@ pr_files = Table(
     Column("status", String(20)),
     Column("additions", Integer),
     Column("deletions", Integer),
-    # The file's added lines (git source only; the GitHub sync leaves it NULL): the risk
-    # rules that look at code, such as a new `assert` in non-test code, need them.
+    # The file's diff hunks (`@@` headers, `-`/`+` lines; rows an older git sync wrote hold
+    # the added lines alone): the risk rules that look at code, such as a new `assert` in
+    # non-test code, need them. NULL where no source gave a diff.
     Column("patch", Text),
     PrimaryKeyConstraint("repo_id", "number", "path"),
 )
@@ -191,6 +235,8 @@ closing_refs = Table(
     Column("issue_repo", String(200), nullable=False),
     Column("issue_number", Integer, nullable=False),
     PrimaryKeyConstraint("repo_id", "number", "issue_repo", "issue_number"),
+    # The other direction: which PRs close a given issue (facts/activity_data.py).
+    Index("ix_closing_refs_issue", "repo_id", "issue_repo", "issue_number"),
 )
 
 sync_state = Table(

@@ -64,9 +64,17 @@ TEXT: dict[Lang, dict[str, str]] = {
         "list_sep": "、",
         "topic_empty": "本窗口没有与 {title} 相关的条目。",
         "topic_analysis": (
-            "本窗口与 {title} 相关的条目共 {total} 个：PR {prs} 个（合并 {merged}，新开 {opened_prs}），"
-            "Issue {issues} 个（新开 {opened_issues}，关闭 {closed_issues}）。最常见的匹配依据：{reasons}。"
+            "本窗口与 {title} 相关的条目 {total} 个：合并 PR {merged} 个、新开 PR {opened_prs} 个，"
+            "新开 Issue {opened_issues} 个、关闭 {closed_issues} 个。"
         ),
+        "topic_top": "其中最重要的合并是 #{n}。",
+        "topic_watch": "另有 {n} 个相关的开放 Issue 列入关注（见“值得关注的问题”）。",
+        "summary_counts_git": "本窗口合并 {merged_prs} 个 PR（来自本地 git 克隆；新开与关闭的 Issue、PR 数 git 无从得知）。",
+        "coverage_git_only": "本窗口的 {git} 个合并 PR 只来自本地 git 克隆：git 只记录合并，新开的 PR、Issue、关闭未合并的 PR、评论与审查都需要 GitHub API（运行 `tidings sync {repo}`），因此这些数字标为“—”；作者显示为 git 记录的姓名，而非 GitHub 账号。",
+        "coverage_mixed": "本窗口有 {git} 个合并 PR 只来自本地 git 克隆：它们何时开启未知，不计入新 PR，也没有评论与审查记录。",
+        "unknown_count": "—",
+        "act_needs_api": "需要 GitHub API（git 克隆不含审查与评论）",
+        "act_latency_git": "审查延迟：git 克隆不含审查记录，需要 GitHub API。",
         "reason_label": "标签 {v}",
         "reason_tag": "标题标记 {v}",
         "reason_keyword": "关键词 {v}",
@@ -90,7 +98,6 @@ TEXT: dict[Lang, dict[str, str]] = {
         "contention_reviews": "审查意见不一：{approved} 批准，{changes} 要求修改。",
         "contention_roles": "维护者（{maintainers}）与{others}（{people}）均参与了讨论。",
         "contention_users": "用户/贡献者",
-        "contention_none": "数据中未见明显分歧：没有反对表情，也没有相互冲突的审查结论。",
         "status_line": "{state}，最后活动 {when}",
         "status_links": "，关联 PR：{links}",
         "status_closes": "，关联 Issue：{links}",
@@ -107,6 +114,8 @@ TEXT: dict[Lang, dict[str, str]] = {
         "part_core_path": "核心路径 {v}",
         "part_discussion": "讨论 {v}",
         "part_linked_issues": "关联 Issue {v}",
+        "part_revert": "回滚 {v}",
+        "part_bot": "机器人 PR，不参与排序",
         "part_label": "标签 {name} {v}",
         "change_closes": "关闭 {links}",
         "change_nobody": "PR 描述未说明改动内容；改动集中在 {dirs}。",
@@ -198,10 +207,17 @@ TEXT: dict[Lang, dict[str, str]] = {
         "list_sep": ", ",
         "topic_empty": "No items related to {title} in this window.",
         "topic_analysis": (
-            "Items related to {title}: {total}. Pull requests: {prs} ({merged} merged, "
-            "{opened_prs} opened); issues: {issues} ({opened_issues} opened, {closed_issues} "
-            "closed). Most common matches: {reasons}."
+            "Items related to {title}: {total}. Merged PRs: {merged}, opened PRs: {opened_prs}; "
+            "opened issues: {opened_issues}, closed issues: {closed_issues}."
         ),
+        "topic_top": "The most important merge is #{n}.",
+        "topic_watch": "Related open issues on the watch list: {n} (see “Worth watching”).",
+        "summary_counts_git": "Merged PRs: {merged_prs} (from a local git clone, which cannot tell how many issues and PRs were opened or closed).",
+        "coverage_git_only": "The window's {git} merged PRs come only from a local git clone: git records merges, while opened PRs and issues, PRs closed without merging, comments and reviews need the GitHub API (run `tidings sync {repo}`), so those counts show as “—”; authors are git names, not GitHub logins.",
+        "coverage_mixed": "{git} of the window's merged PRs come only from a local git clone: when they were opened is unknown, so they are not counted as new, and they have no comments or reviews.",
+        "unknown_count": "—",
+        "act_needs_api": "needs the GitHub API (a git clone has no reviews or comments)",
+        "act_latency_git": "Review latency: a git clone holds no reviews; it needs the GitHub API.",
         "reason_label": "label {v}",
         "reason_tag": "title tag {v}",
         "reason_keyword": "keyword {v}",
@@ -230,10 +246,6 @@ TEXT: dict[Lang, dict[str, str]] = {
         "contention_reviews": "Reviews disagree: {approved} approved, {changes} requested changes.",
         "contention_roles": "Maintainers ({maintainers}) and {others} ({people}) both took part.",
         "contention_users": "users and contributors",
-        "contention_none": (
-            "No disagreement is visible in the data: no thumbs-down reactions and no "
-            "conflicting review verdicts."
-        ),
         "status_line": "{state}, last activity {when}",
         "status_links": "; linked PRs: {links}",
         "status_closes": "; linked issues: {links}",
@@ -250,6 +262,8 @@ TEXT: dict[Lang, dict[str, str]] = {
         "part_core_path": "core path {v}",
         "part_discussion": "discussion {v}",
         "part_linked_issues": "linked issues {v}",
+        "part_revert": "revert {v}",
+        "part_bot": "bot PR, not ranked",
         "part_label": "label {name} {v}",
         "change_closes": "closes {links}",
         "change_nobody": "The PR description does not say what changed; the change is in {dirs}.",

@@ -56,6 +56,8 @@ def _every_query() -> list[tuple[str, str]]:
         ("totals", queries.REPO_TOTALS),
         ("issue numbers", queries.item_numbers("issues")),
         ("PR numbers", queries.item_numbers("pullRequests")),
+        ("issues by update", queries.items_by_update("issues")),
+        ("PRs by update", queries.items_by_update("pullRequests")),
     ]
     for field in queries.REVIEW_ID_FIELDS:
         out.append((f"details/{field}", queries.pr_details([1, 22, 333], field)))

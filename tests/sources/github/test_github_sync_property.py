@@ -26,7 +26,7 @@ from tests.sources.github.test_github_dataloss import REPO, small_repo
 from tests.sources.github.test_github_sync import TOKEN, sync
 from tidings import records as r
 from tidings.errors import SourceError
-from tidings.sources.github import sync as sync_module
+from tidings.sources.github import pages
 from tidings.store import Store, schema
 from tidings.store.rows import read_records
 
@@ -177,7 +177,7 @@ def test_no_corrupted_answer_loses_what_github_still_has(
     plan: list[tuple[tuple[str, int], list[tuple[int, Any, int | None, int]]]],
 ) -> None:
     with (
-        mock.patch.object(sync_module, "PER_PAGE", 5),
+        mock.patch.object(pages, "PER_PAGE", 5),
         _empty_store(db_url) as store,
         FakeGitHub(small_repo(issues=6, prs=5), token=TOKEN) as gh,
     ):

@@ -52,6 +52,14 @@ def parse_time(value: str | None) -> datetime | None:
     )
 
 
+def required_time(value: str | None, name: str) -> datetime:
+    """A time GitHub always sends; a null one is a wrong answer, not a missing value."""
+    parsed = parse_time(value)
+    if parsed is None:
+        raise ValueError(f"{name} is missing")
+    return parsed
+
+
 def format_time(value: datetime) -> str:
     """GitHub's own spelling, used for `since` so request URLs (and their ETags) are stable."""
     return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -137,8 +145,8 @@ def item_from_rest(issue: JSON) -> ItemRecord:
         draft=bool(issue.get("draft")) if is_pr else None,
         locked=bool(issue.get("locked")),
         labels=[label_name(label) for label in issue.get("labels") or []],
-        created_at=parse_time(issue["created_at"]),
-        updated_at=parse_time(issue["updated_at"]),
+        created_at=required_time(issue["created_at"], "created_at"),
+        updated_at=required_time(issue["updated_at"], "updated_at"),
         closed_at=parse_time(issue.get("closed_at")),
         merged_at=parse_time((pr or {}).get("merged_at")),
         reactions=rest_reactions(issue.get("reactions")),
@@ -157,8 +165,8 @@ def comment_from_rest(comment: JSON) -> CommentRecord:
         author_type=author_type,
         author_association=comment.get("author_association"),
         body=comment.get("body"),
-        created_at=parse_time(comment["created_at"]),
-        updated_at=parse_time(comment["updated_at"]),
+        created_at=required_time(comment["created_at"], "created_at"),
+        updated_at=required_time(comment["updated_at"], "updated_at"),
         reactions=rest_reactions(comment.get("reactions")),
         url=comment.get("html_url"),
     )
@@ -182,8 +190,8 @@ def review_comment_from_rest(comment: JSON) -> ReviewCommentRecord:
         diff_hunk=comment.get("diff_hunk"),
         body=comment.get("body"),
         commit_sha=comment.get("commit_id"),
-        created_at=parse_time(comment["created_at"]),
-        updated_at=parse_time(comment["updated_at"]),
+        created_at=required_time(comment["created_at"], "created_at"),
+        updated_at=required_time(comment["updated_at"], "updated_at"),
         reactions=rest_reactions(comment.get("reactions")),
         url=comment.get("html_url"),
     )

@@ -156,3 +156,26 @@ query($owner: String!, $name: String!, $after: String) {{
   }}
 }}
 """
+
+
+def items_by_update(connection: str) -> str:
+    """Issue or PR numbers with their update times, 100 a page by cursor, in update order:
+    issues from `$since` on, oldest first (GitHub filters issues by time), PRs newest first
+    (it filters PRs by nothing, so the caller stops once they are older than it needs)."""
+    if connection == "issues":
+        args = "filterBy: { since: $since }, orderBy: { field: UPDATED_AT, direction: ASC }"
+    elif connection == "pullRequests":
+        args = "orderBy: { field: UPDATED_AT, direction: DESC }"
+    else:
+        raise ValueError(connection)
+    since = ", $since: DateTime" if connection == "issues" else ""
+    return f"""
+query($owner: String!, $name: String!, $after: String{since}) {{
+  {RATE_LIMIT}
+  repository(owner: $owner, name: $name) {{
+    {connection}(first: 100, after: $after, {args}) {{
+      {PAGE_INFO} nodes {{ number updatedAt }}
+    }}
+  }}
+}}
+"""

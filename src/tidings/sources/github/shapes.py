@@ -14,6 +14,7 @@ whole or not at all.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import datetime
 from typing import Any, TypeVar
 
 from pydantic import ValidationError
@@ -180,9 +181,28 @@ def item_numbers(connection: str) -> GraphQLCheck:
     return check
 
 
+def items_by_update(connection: str) -> GraphQLCheck:
+    """A page of queries.items_by_update: every node a number and a time."""
+
+    def check(data: Mapping[str, Any], _errors: Errors) -> None:
+        conn = page(repository(data).get(connection), connection)
+        for i, node in enumerate(conn["nodes"]):
+            where = f"{connection} node {i + 1}"
+            _int(_object(node, where).get("number"), f"{where}.number")
+            value = node.get("updatedAt")
+            try:
+                datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+            except ValueError:
+                raise UnexpectedAnswer(f"{where}.updatedAt is {_describe(value)}") from None
+            if not isinstance(value, str):
+                raise UnexpectedAnswer(f"{where}.updatedAt is {_describe(value)}")
+
+    return check
+
+
 def _review(node: Mapping[str, Any], number: int) -> object:
     """A review node converts. Its id field must be there, but may be null: GitHub's schema
-    allows it, and the sync then finds the id by the node id (sync.py `_review_ids`)."""
+    allows it, and the sync then finds the id by the node id (pr_fetch.py `_review_ids`)."""
     if "fullDatabaseId" not in node and "databaseId" not in node:
         raise KeyError("databaseId")
     if nz.review_id(node) is None:

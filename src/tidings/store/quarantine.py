@@ -6,7 +6,8 @@ is in number order and the steps after PR details never ran. Such a PR is now *q
 sync notes it, goes on with the other PRs and the later steps, and retries it on later runs
 with a growing gap — the next run, then after 2, 4, 8… runs (at most every `MAX_GAP` runs) —
 until it answers. Kept in `sync_state`, one stream per PR (`quarantine:NUMBER`, the cursor a JSON
-object), so no migration is needed and a snapshot carries it.
+object), so no migration is needed and a snapshot carries it. The GitHub source decides when a
+PR is set aside (sources/github/details.py); this module keeps the record of it.
 """
 
 from __future__ import annotations

@@ -1,0 +1,205 @@
+"""What the model reads for each weekly section: payloads drawn from the week's facts and the
+per-PR answers, the same lists the weekly report lays out (`WeekInput`).
+
+    weekly_highlights  the top merged PRs with their summaries -> themes, each with its #Ns
+    weekly_risks       the risk observations' PRs with tags, code and review threads
+    weekly_exec        label, title-tag and risk-tag counts -> what they say
+    weekly_themes      the key-change themes with their PRs
+    weekly_trends      directory, file, label and tag trends against last week
+    weekly_follow_ups  the follow-up groups with their PRs' evidence
+    weekly_summary     the opening paragraph (the report's own figures)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tidings.analysis.cards import evidence_fields
+from tidings.facts.weekly import (
+    TRACK_ITEMS,
+    Trend,
+    WeekInput,
+    churn_trends,
+    label_trends,
+    risk_counts,
+    tag_trends,
+)
+
+HIGHLIGHT_PRS = 40  # the most important merged PRs the model groups into themes
+THEME_PRS = 5
+FOLLOW_PRS = 6
+TREND_ROWS = 8
+
+
+def theme_key(kind: str, name: str) -> str:
+    return f"{kind}:{name}"
+
+
+def brief(week: WeekInput, texts: dict[tuple[Any, ...], str], n: int) -> dict[str, Any]:
+    """One merged PR as a section lists it: facts, and its model summary when there is one."""
+    pr = week.facts.by_number[n]
+    entry: dict[str, Any] = {
+        "number": n,
+        "title": pr.title,
+        "author": pr.author,
+        "labels": list(pr.labels),
+        "additions": pr.additions,
+        "deletions": pr.deletions,
+        "risk_tags": [t.tag for t in week.facts.risks.get(n, [])],
+    }
+    if ("pr", n) in texts:
+        entry["summary"] = texts[("pr", n)]
+    if ("why", n) in texts:
+        entry["why"] = texts[("why", n)]
+    return entry
+
+
+def _rows(trends: list[Trend]) -> list[dict[str, Any]]:
+    return [
+        {"name": x.name, "this_week": x.value, "previous_week": x.previous, "prs": x.prs}
+        for x in trends[:TREND_ROWS]
+    ]
+
+
+def payloads(
+    week: WeekInput, texts: dict[tuple[Any, ...], str]
+) -> list[tuple[str, dict[str, Any], set[str]]]:
+    """(section, payload, citable logins) for every weekly section with something to say."""
+    f = week.facts
+    if not f.prs:
+        return []
+    by_number = f.by_number
+    authors = {p.author or "" for p in f.prs}
+    head = {"week": f.window.label, "merged_prs": len(f.prs)}
+    out: list[tuple[str, dict[str, Any], set[str]]] = []
+    out.append(
+        (
+            "weekly_highlights",
+            head | {"prs": [brief(week, texts, n) for n in f.ranked[:HIGHLIGHT_PRS]]},
+            authors,
+        )
+    )
+    if week.risky:
+        prs = []
+        logins = set(authors)
+        for n in week.risky:
+            fields = evidence_fields(week.evidence.get(n), diff_chars=0)
+            logins |= {t["login"] or "" for t in fields["review_threads"]}
+            prs.append(
+                brief(week, texts, n)
+                | {"risk_tags": fields["risk_tags"], "review_threads": fields["review_threads"]}
+            )
+        out.append(("weekly_risks", {"prs": prs}, logins))
+    counts = sorted(risk_counts(f).items(), key=lambda kv: (-kv[1], kv[0]))
+    out.append(
+        (
+            "weekly_exec",
+            head
+            | {
+                "previous_week_merged_prs": len(f.prev_prs),
+                "merged_prs_by_label": {x.name: x.value for x in label_trends(f, 8)},
+                "merged_prs_by_title_tag": {x.name: x.value for x in tag_trends(f, 8)},
+                "risk_tags_fired": dict(counts),
+            },
+            set(),
+        )
+    )
+    if week.themes:
+        themes = [
+            {
+                "key": theme_key(t.kind, t.name),
+                "kind": t.kind,
+                "name": t.name,
+                "merged_prs": len(t.members),
+                "prs": [brief(week, texts, n) for n in t.members[:THEME_PRS]],
+            }
+            for t in week.themes
+        ]
+        out.append(("weekly_themes", {"themes": themes}, authors))
+    if f.tracks:
+        merged = set(by_number)
+        tracks = []
+        for track in f.tracks:
+            items = []
+            for m in track.matches[:TRACK_ITEMS]:
+                if m.number in merged:
+                    items.append(brief(week, texts, m.number) | {"why_listed": list(m.reasons)})
+                elif m.number in f.data.items:
+                    item = f.data.items[m.number]
+                    items.append(
+                        {
+                            "key": f"item:{m.number}",
+                            "number": m.number,
+                            "kind": item.kind,
+                            "state": item.state,
+                            "title": item.title,
+                            "why_listed": list(m.reasons),
+                        }
+                    )
+            tracks.append(
+                {
+                    "key": f"track:{track.title}",
+                    "title": track.title,
+                    "merged_prs": sum(m.number in merged for m in track.matches),
+                    "other_items": sum(m.number not in merged for m in track.matches),
+                    "items": items,
+                }
+            )
+        out.append(("weekly_tracks", {"tracks": tracks}, authors))
+    dirs = churn_trends(f, files=False, depth=2)
+    if dirs:
+        trends = {
+            "changed_lines_by_directory": _rows(dirs),
+            "changed_lines_by_file": _rows(churn_trends(f, files=True)),
+            "merged_prs_by_label": _rows(label_trends(f)),
+            "merged_prs_by_title_tag": _rows(tag_trends(f)),
+        }
+        out.append(("weekly_trends", head | trends, set()))
+    if week.follow_ups:
+        groups = []
+        named: set[str] = set()
+        for g in week.follow_ups:
+            entries = []
+            for n in g.numbers[:FOLLOW_PRS]:
+                if n in by_number:
+                    entries.append(
+                        {
+                            "number": n,
+                            "title": by_number[n].title,
+                            # Paths only: a flagged line is code, untrusted, in the risks.
+                            "paths": [
+                                e.path
+                                for t in f.risks.get(n, [])
+                                if t.tag == g.reason
+                                for e in t.evidence[:3]
+                                if e.path
+                            ],
+                        }
+                    )
+                    named.add(by_number[n].author or "")
+                elif n in f.data.items:
+                    item = f.data.items[n]
+                    entries.append({"number": n, "title": item.title, "state": item.state})
+            groups.append(
+                {
+                    "key": g.key,
+                    "kind": g.kind,
+                    "reason": g.reason,
+                    "total": len(g.numbers),
+                    "items": entries,
+                }
+            )
+        out.append(("weekly_follow_ups", {"groups": groups}, named))
+    if week.summary is not None:
+        summary = dict(week.summary)
+        summary["key_prs"] = [
+            entry
+            | (
+                {"summary": texts[("pr", entry["number"])]}
+                if ("pr", entry["number"]) in texts
+                else {}
+            )
+            for entry in summary.get("key_prs", [])
+        ]
+        out.append(("weekly_summary", summary, {x.get("author") or "" for x in summary["key_prs"]}))
+    return out

@@ -1,0 +1,55 @@
+"""What a reader should not be shown as "where the work was": generated and vendored files,
+and PRs opened by bots.
+
+A 9,424-line PR of machine-translated `.po` files, a regenerated lock file or a dependabot bump
+is real churn, and every count still includes it, but it says nothing about where people
+worked: hot files, hot directories, themes and the importance ranking leave it out.
+
+Generated files are recognised by path (`DEFAULT_GENERATED` plus the repository's
+`generated_paths` globs; GitHub's `linguist-generated` attribute is not in the store, so a
+repository that marks files that way lists the same globs in its config). Bot PRs are those
+whose author is a bot (facts/actors.py says who is), except reverts: a revert opened by
+automation is still news.
+"""
+
+from __future__ import annotations
+
+from tidings.config import RepoConfig
+from tidings.facts.actors import is_bot_author
+from tidings.facts.reverts import is_revert
+from tidings.globs import any_match
+
+# fmt: off
+DEFAULT_GENERATED = (
+    # Translations (gettext catalogues, usually machine-updated).
+    "**/*.po", "**/*.pot", "**/*.mo",
+    # Lock files.
+    "**/package-lock.json", "**/yarn.lock", "**/pnpm-lock.yaml", "**/poetry.lock",
+    "**/uv.lock", "**/Pipfile.lock", "**/Cargo.lock", "**/go.sum", "**/composer.lock",
+    "**/Gemfile.lock", "**/*.lock",
+    # Minified and generated code.
+    "**/*.min.js", "**/*.min.css", "**/*_pb2.py", "**/*_pb2_grpc.py", "**/*.pb.go",
+    # Vendored trees.
+    "vendor/**", "**/vendor/**", "**/_vendor/**", "third_party/**", "**/third_party/**",
+)
+# fmt: on
+_DEFAULTS = list(DEFAULT_GENERATED)
+
+
+def is_generated(path: str, repo: RepoConfig) -> bool:
+    return any_match(_DEFAULTS, path) or (
+        bool(repo.generated_paths) and any_match(repo.generated_paths, path)
+    )
+
+
+def is_bot_pr(
+    author: str | None,
+    author_type: str | None,
+    title: str,
+    body: str | None,
+    repo: RepoConfig,
+    *,
+    git: bool = False,
+) -> bool:
+    """A PR a bot opened that is no revert: out of themes, hot files and the ranking."""
+    return is_bot_author(author, author_type, repo.bots, git=git) and not is_revert(title, body)

@@ -1,0 +1,75 @@
+"""What a sync reads of an item's comments, review comments and reviews, to find deletions.
+
+GitHub's listings never report a deleted comment or review: the sync compares what the store
+holds live with what GitHub lists or counts (sources/github/deletions.py judges the evidence)
+and marks the missing rows `deleted`, never removing them. Written rows go through
+store/rows.py like any record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Literal
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from tidings.store import schema
+from tidings.store.db import Store
+
+Kind = Literal["comment", "review_comment", "review"]
+_TABLES: dict[Kind, sa.Table] = {
+    "comment": schema.comments,
+    "review_comment": schema.review_comments,
+    "review": schema.reviews,
+}
+
+
+def live_counts(conn: Connection, repo_id: int, kind: Kind) -> dict[int, int]:
+    """Item number -> how many live rows of `kind` the store holds for it."""
+    table = _TABLES[kind]
+    return {
+        number: count
+        for number, count in conn.execute(
+            sa.select(table.c.number, sa.func.count())
+            .where(table.c.repo_id == repo_id, table.c.deleted.is_(False))
+            .group_by(table.c.number)
+        )
+    }
+
+
+def live_ids(conn: Connection, repo_id: int, kind: Kind, number: int) -> list[int]:
+    """Ids of the live rows of `kind` the store holds for item `number`."""
+    table = _TABLES[kind]
+    return list(
+        conn.execute(
+            sa.select(table.c.id).where(
+                table.c.repo_id == repo_id, table.c.number == number, table.c.deleted.is_(False)
+            )
+        ).scalars()
+    )
+
+
+def mark_deleted(
+    store: Store, conn: Connection, repo_id: int, kind: Kind, ids: Iterable[int]
+) -> int:
+    """Flag rows GitHub no longer returns; how many were flagged."""
+    return store.mark_deleted(conn, _TABLES[kind], repo_id, ids)
+
+
+def review_ids(
+    conn: Connection, repo_id: int, number: int, node_ids: Iterable[str | None]
+) -> dict[str, int]:
+    """Node id -> REST id of the stored reviews of PR `number` among `node_ids` (GitHub may
+    answer a review's `fullDatabaseId` with null; the store remembers it)."""
+    rt = schema.reviews
+    return {
+        github_id: rid
+        for rid, github_id in conn.execute(
+            sa.select(rt.c.id, rt.c.github_id).where(
+                rt.c.repo_id == repo_id,
+                rt.c.number == number,
+                rt.c.github_id.in_(list(node_ids)),
+            )
+        )
+    }

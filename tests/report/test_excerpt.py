@@ -1,0 +1,81 @@
+"""Excerpts for the rule-written reports: the author's own summary, never a template, a URL,
+HTML or half a link (#12). Bodies below are shaped like real vllm-ascend ones."""
+
+from __future__ import annotations
+
+from tidings.report.excerpt import excerpt
+
+TEMPLATE = """### What this PR does / why we need it?
+Come from : https://github.com/vllm-project/vllm-ascend/issues/13220
+Refactor the Ascend fused MoE runtime argument layer by moving the
+fused-expert inputs into a dedicated dataclass package.
+
+### Does this PR introduce _any_ user-facing change?
+No.
+
+### How was this patch tested?
+- python -m pytest tests/ut/ops/test_moe_runtime_args.py
+"""
+
+
+def test_the_summary_section_is_read_and_its_wrapped_lines_joined() -> None:
+    got = excerpt(TEMPLATE, 200)
+    assert got == (
+        "Refactor the Ascend fused MoE runtime argument layer by moving the fused-expert "
+        "inputs into a dedicated dataclass package."
+    )
+
+
+def test_a_link_split_over_two_lines_keeps_its_text_and_loses_its_target() -> None:
+    body = (
+        "### What this PR does / why we need it?\n\nPR:[12944](https://github.com/o/r/pull/12944)\n"
+        "solved the hang in the main model; the draft model has the same\n"
+        "issue ([Workflow\nrun](https://github.com/o/r/actions/runs/1)) and this fixes it."
+    )
+    got = excerpt(body, 300)
+    assert "http" not in got and "](" not in got and "[" not in got
+    assert "Workflow run" in got and "this fixes it." in got
+
+
+def test_html_images_checklists_and_pointers_are_dropped() -> None:
+    body = (
+        "<!-- template -->\n- [x] I ran the tests\n"
+        '<img width="1211" alt="image" src="https://x.example/a.png" />\n'
+        "Fixes #12. Allocate the buffer for every speculative method that needs it, "
+        "not only for MTP.\n"
+    )
+    assert excerpt(body, 200) == (
+        "Allocate the buffer for every speculative method that needs it, not only for MTP."
+    )
+
+
+def test_a_file_list_or_a_bare_pointer_is_no_summary_and_the_title_is_used() -> None:
+    bot = (
+        "## Auto-Translation Summary\n\nTranslated **14** file(s):\n\n-\n"
+        "<code>/home/runner/_work/r/docs/a.po</code>\n-\n<code>/home/runner/_work/r/docs/b.po</code>"
+    )
+    assert "/home/runner" not in excerpt(bot, 200)
+    assert excerpt("implement [#12073](https://github.com/o/r/issues/12073) .", 200) == ""
+    # Only the title again: nothing to add.
+    assert (
+        excerpt(
+            "[Doc]add Qwen3.8 tutorial to navigation",
+            200,
+            title="[Doc]add Qwen3.8 tutorial to navigation",
+        )
+        == ""
+    )
+
+
+def test_a_long_sentence_is_cut_at_a_word_and_never_inside_a_code_span() -> None:
+    body = "Update the anchor `" + "a" * 30 + "` to " + "word " * 40
+    got = excerpt(body, 60)
+    assert got.endswith("…") and len(got) <= 60 and got.count("`") % 2 == 0
+
+
+def test_a_comment_is_quoted_as_written_even_when_short() -> None:
+    assert excerpt("Thanks, LGTM.", 200, comment=True) == "Thanks, LGTM."
+    assert excerpt("Thanks, LGTM.", 200) == ""
+    assert excerpt(
+        "See my reply in #4223 — I'd prefer a fix that keeps 0.95.", 200, comment=True
+    ).startswith("See my reply")
