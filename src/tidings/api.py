@@ -604,7 +604,7 @@ def run(
             full_history=full_history,
             lookback=lookback,
             # One repository at a time shows its sync's stages; many share one bar.
-            progress=progress if workers == 1 else None,
+            progress=progress if min(workers, len(config.repos)) == 1 else None,
         )
         analyst = _analyst(config, opened, llm)
         result = RunResult(
