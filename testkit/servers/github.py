@@ -1826,6 +1826,11 @@ class FakeGitHub:
         }
         if f.previous_path is not None:
             out["previous_filename"] = f.previous_path
+        # The record's diff, served as GitHub's `patch` (unified hunks, with context if the
+        # record has it); GitHub leaves the key out for binary and very large diffs, as here
+        # for a record without one.
+        if f.patch is not None:
+            out["patch"] = f.patch
         return out
 
     # REST endpoints. Each runs under the lock and returns a finished response.

@@ -15,7 +15,7 @@ from tidings.facts.actors import is_bot
 from tidings.facts.discussions import Discussion
 from tidings.facts.evidence import PREvidence
 from tidings.facts.importance import Scored
-from tidings.facts.risk import PRFile
+from tidings.facts.risk import PRFile, parse_patch
 
 BODY_CHARS = 700
 REVIEW_CHARS = 240
@@ -101,7 +101,7 @@ def evidence_fields(evidence: PREvidence | None, *, diff_chars: int = DIFF_CHARS
     if evidence is None:
         return {"risk_tags": [], "added_code": [], "review_threads": []}
     files = list(evidence.merged.files) if evidence.merged is not None else []
-    patches = {f.path: f.patch.splitlines() for f in files if f.patch}
+    patches = {f.path: _added(f) for f in files if f.patch}
     tags = []
     for tag in evidence.tags:
         entries: list[dict[str, Any]] = []
@@ -138,6 +138,13 @@ def evidence_fields(evidence: PREvidence | None, *, diff_chars: int = DIFF_CHARS
     }
 
 
+def _added(f: PRFile) -> list[str]:
+    """The file's added lines: its hunks' `+` lines without the sign (headers and removed
+    lines are no code the PR brings), or, in rows an older git sync wrote, the lines as kept."""
+    diff = parse_patch(f.patch)
+    return list(diff.added) if diff is not None else []
+
+
 def _code(line: str) -> str:
     flat = line.rstrip()
     return flat if len(flat) <= CODE_LINE else flat[:CODE_LINE] + " …"
@@ -160,7 +167,7 @@ def _added_code(files: list[PRFile], limit: int) -> list[dict[str, Any]]:
         if not f.patch or left <= 0:
             continue
         added: list[str] = []
-        for line in f.patch.splitlines():
+        for line in _added(f):
             if not line.strip():
                 continue
             code = _code(line)

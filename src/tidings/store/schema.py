@@ -98,6 +98,9 @@ items = Table(
     Column("source", String(10)),
     # Review threads still unresolved when last fetched (None: not known).
     Column("unresolved_threads", Integer),
+    # The commit (merge, else head) whose diff GitHub's file listing last gave this merged
+    # PR's patches for: a re-sync asks again only when it changed (sources/github/patches.py).
+    Column("patch_sha", String(64)),
     PrimaryKeyConstraint("repo_id", "number"),
     Index("ix_items_repo_created", "repo_id", "created_at"),
     Index("ix_items_repo_closed", "repo_id", "closed_at"),

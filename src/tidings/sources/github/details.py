@@ -19,6 +19,7 @@ from tidings.sources.github import queries, shapes
 from tidings.sources.github.client import GraphQLTooLarge, RequestFailed
 from tidings.sources.github.context import SyncContext, log
 from tidings.sources.github.deletions import proven_gone
+from tidings.sources.github.patches import GAP as PATCH_GAP
 from tidings.sources.github.pr import FIELD_COLUMNS, PRAnswer
 from tidings.sources.github.pr_fetch import fetch_prs
 from tidings.sources.github.writers import write_plain
@@ -39,14 +40,15 @@ class _Details:
     def __init__(self, ctx: SyncContext) -> None:
         self.ctx = ctx
         self.quarantined: dict[int, quarantine.Quarantined] = {}
-        self.gapped: set[int] = set()  # items with a recorded gap (store/gaps.py)
+        # Items with a recorded gap (store/gaps.py): number -> {part: what is missing}.
+        self.gapped: dict[int, dict[str, str]] = {}
 
     def run(self) -> None:
         ctx = self.ctx
         store = ctx.store
         with store.begin() as conn:
             pending = items.stale_prs(conn, ctx.repo_id)
-            self.gapped = set(read_gaps(conn, ctx.repo_id))
+            self.gapped = read_gaps(conn, ctx.repo_id)
             held = quarantine.load(conn, ctx.repo_id)
             for number in set(held) - set(pending):
                 # Current (details came another way) or deleted: nothing left to retry.
@@ -200,8 +202,9 @@ class _Details:
                 kept = "; kept what the store holds" if pr.skipped(part) else ""
                 ctx.note(f"#{number}: {what}{kept}")
         if gaps or number in self.gapped:
-            write_gaps(ctx.store, conn, repo_id, number, gaps)
-            self.gapped.discard(number)
+            # The patch stage's part stays: details read again do not read patches again.
+            kept = {k: v for k, v in self.gapped.pop(number, {}).items() if k == PATCH_GAP}
+            write_gaps(ctx.store, conn, repo_id, number, {**kept, **gaps})
 
         if not pr.skipped("reviews"):
             ctx.report.reviews += write_plain(ctx)(conn, reviews)

@@ -308,6 +308,16 @@ def file_from_rest(row: JSON, number: int) -> PRFileRecord:
     )
 
 
+def patch_from_rest(row: JSON) -> tuple[str, str | None]:
+    """A row of REST `GET /pulls/{n}/files` read for its diff: the path and GitHub's `patch`
+    (unified hunks with context), which GitHub leaves out for binary files and for diffs too
+    large for it to show."""
+    path, patch = row["filename"], row.get("patch")
+    if not isinstance(path, str) or not isinstance(patch, str | None):
+        raise TypeError("a file's filename and patch must be strings")
+    return path, patch
+
+
 def pull_sizes_from_rest(pull: JSON) -> dict[str, int]:
     """REST `GET /pulls/{n}`'s own counts: `changed_files` is the true number of changed files
     even where GitHub lists only 3,000 of them (or GraphQL answers `changedFiles: 0`)."""
