@@ -100,7 +100,7 @@ def write_closing_refs(
     return len(rows)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, order=True)
 class PatchWork:
     """A merged PR whose patches are not those of its current commit."""
 
@@ -125,9 +125,10 @@ def patch_work(conn: Connection, repo_id: int, merged_since: datetime) -> list[P
             sa.or_(it.c.source.is_(None), it.c.source != "git"),
             sa.or_(it.c.patch_sha.is_(None), it.c.patch_sha != sha),
         )
-        .order_by(it.c.number)
     )
-    return [PatchWork(number, sha, changed) for number, sha, changed in rows]
+    # Sorted here: an ORDER BY number would lead the planner to walk every item by its key
+    # rather than the few merged in the window by `ix_items_repo_merged`.
+    return sorted(PatchWork(number, sha, changed) for number, sha, changed in rows)
 
 
 def write_patches(
