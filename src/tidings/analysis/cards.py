@@ -126,6 +126,9 @@ def evidence_fields(evidence: PREvidence | None, *, diff_chars: int = DIFF_CHARS
             "outdated": t.outdated,
             "replies": t.replies,
             "author_replied": t.author_replied,
+            # From the GitHub sync's details; None where not known (a git-only store).
+            "resolved": t.resolved,
+            "commits_after": t.commits_after,
             "hunk": [_code(x) for x in t.hunk_tail],
             "text": trim(t.body, THREAD_TEXT),
         }

@@ -100,6 +100,41 @@ def write_closing_refs(
     return len(rows)
 
 
+def write_threads(
+    store: Store,
+    conn: Connection,
+    repo_id: int,
+    number: int,
+    threads: Sequence[tuple[int, bool, bool]],
+    complete: bool,
+) -> int:
+    """PR `number`'s review threads as (first comment id, resolved, outdated), replaced by a
+    complete list, added to by a partial one; how many were written."""
+    rows = [
+        {"repo_id": repo_id, "number": number, "comment_id": c, "resolved": r, "outdated": o}
+        for c, r, o in {c: (c, r, o) for c, r, o in threads}.values()
+    ]
+    write_children(store, conn, schema.review_threads, repo_id, number, rows, complete)
+    return len(rows)
+
+
+def write_commits(
+    store: Store,
+    conn: Connection,
+    repo_id: int,
+    number: int,
+    commits: Sequence[tuple[str, datetime]],
+    complete: bool,
+) -> int:
+    """PR `number`'s commits as (sha, commit time), like `write_threads`."""
+    rows = [
+        {"repo_id": repo_id, "number": number, "sha": sha, "committed_at": at}
+        for sha, at in dict(commits).items()
+    ]
+    write_children(store, conn, schema.pr_commits, repo_id, number, rows, complete)
+    return len(rows)
+
+
 @dataclass(frozen=True, order=True)
 class PatchWork:
     """A merged PR whose patches are not those of its current commit."""
@@ -115,8 +150,7 @@ def patch_work(conn: Connection, repo_id: int, merged_since: datetime) -> list[P
     it = schema.items
     sha = sa.func.coalesce(it.c.merge_commit_sha, it.c.head_sha, "")
     rows = conn.execute(
-        sa.select(it.c.number, sha, sa.func.coalesce(it.c.changed_files, 0))
-        .where(
+        sa.select(it.c.number, sha, sa.func.coalesce(it.c.changed_files, 0)).where(
             it.c.repo_id == repo_id,
             it.c.kind == "pr",
             it.c.deleted.is_(False),

@@ -17,8 +17,9 @@ from tidings import records as r
 from tidings.analysis.cards import evidence_fields
 from tidings.config import GitHubConfig, load_config
 from tidings.demo import CONFIG_PATH, REPO, SAMPLE_PATH
-from tidings.facts.evidence import window_evidence
+from tidings.facts.evidence import PREvidence, window_evidence
 from tidings.facts.risk import assess_all, load_merged
+from tidings.facts.threads import load_threads
 from tidings.sources.github.client import GitHubClient
 from tidings.sources.github.sync import SyncReport, sync_repository
 from tidings.store import Store, schema
@@ -221,3 +222,47 @@ def test_a_clones_hunks_are_kept_where_github_gives_no_patch(
     with store.engine.connect() as conn:
         sha = conn.execute(sa.select(it.c.patch_sha).where(it.c.number == 4242)).scalar_one()
     assert sha == "e" * 40
+
+
+def test_threads_carry_resolution_and_the_commits_made_after_them(
+    store: Store, fake: FakeGitHub
+) -> None:
+    """GraphQL's reviewThreads (isResolved, isOutdated) and commits (committedDate) reach the
+    threads the model reads: "raised by X, no later commit touched it" from API data alone."""
+    sync(store, fake)
+    authors = {4215: "kavya-rocm"}
+
+    def threads() -> list[Any]:
+        with store.engine.connect() as conn:
+            repo_id = conn.execute(sa.select(schema.repositories.c.id)).scalar_one()
+            return load_threads(conn, repo_id, [4215], authors)[4215]
+
+    before = threads()
+    assert before and all(t.resolved is not None for t in before)
+    # The PR's commits were all made before any review: none after a thread.
+    assert all(t.commits_after == 0 and not t.outdated for t in before)
+    with store.engine.connect() as conn:
+        commits = conn.execute(
+            sa.select(sa.func.count()).where(schema.pr_commits.c.number == 4215)
+        ).scalar_one()
+    served = next(x for x in fake.records() if isinstance(x, r.ItemRecord) and x.number == 4215)
+    assert commits == served.commits >= 1
+    # The author pushes a fix and the first thread is left unresolved.
+    fake.push_commit(4215)
+    fake.set_unresolved(4215, 1)
+    sync(store, fake)
+    after = threads()
+    first = min(after, key=lambda t: t.created_at)
+    assert first.resolved is False
+    assert all(t.commits_after == 1 for t in after)
+    card = evidence_fields(PREvidence(merged=None, threads=after))
+    entry = next(x for x in card["review_threads"] if x["login"] == first.login)
+    assert entry["resolved"] is False and entry["commits_after"] == 1
+    # GitHub's own outdated flag is kept: the fake serves it where REST cleared `line`.
+    with store.begin() as conn:
+        conn.execute(
+            sa.update(schema.review_threads)
+            .where(schema.review_threads.c.number == 4215)
+            .values(outdated=True)
+        )
+    assert all(t.outdated for t in threads())

@@ -186,6 +186,7 @@ class _Details:
         reviews = [nz.review_from_graphql(n, number) for n in pr.nodes.get("reviews", {}).values()]
         if not pr.skipped("reviews"):
             values["review_comments_count"] = sum(r.comments_count for r in reviews)
+        threads = [nz.thread_from_graphql(n) for n in pr.nodes.get("reviewThreads", {}).values()]
         if not pr.skipped("reviewThreads"):
             values["unresolved_threads"] = nz.unresolved_threads(
                 pr.nodes.get("reviewThreads", {}).values()
@@ -226,6 +227,14 @@ class _Details:
             ctx.report.pr_files += files.write_pr_files(
                 ctx.store, conn, repo_id, number, pr_files, pr.complete("files"), ctx.note
             )
+        if not pr.skipped("reviewThreads"):
+            # A thread whose first comment GitHub gives no id cannot be tied to its comments.
+            known = [(c, r, o) for c, r, o in threads if c is not None]
+            complete = pr.complete("reviewThreads") and len(known) == len(threads)
+            files.write_threads(ctx.store, conn, repo_id, number, known, complete)
+        if not pr.skipped("commits"):
+            commits = [nz.commit_from_graphql(n) for n in pr.nodes.get("commits", {}).values()]
+            files.write_commits(ctx.store, conn, repo_id, number, commits, pr.complete("commits"))
         if not pr.skipped("closingIssuesReferences"):
             refs = [
                 nz.closing_ref_from_graphql(n, number)

@@ -339,6 +339,26 @@ def unresolved_threads(nodes: Iterable[JSON]) -> int:
     return sum(1 for node in nodes if node.get("isResolved") is False)
 
 
+def thread_from_graphql(node: JSON) -> tuple[int | None, bool, bool]:
+    """A review thread: its first comment's REST id (None when GitHub gives none), whether it
+    is resolved and whether GitHub calls it outdated."""
+    resolved, outdated = node["isResolved"], node.get("isOutdated", False)
+    if not isinstance(resolved, bool) or not isinstance(outdated, bool):
+        raise TypeError("a thread's isResolved and isOutdated must be true or false")
+    first = [c for c in (node.get("comments") or {}).get("nodes") or [] if c is not None]
+    root = review_id(first[0]) if first else None
+    return root, resolved, outdated
+
+
+def commit_from_graphql(node: JSON) -> tuple[str, datetime]:
+    """A PR commit: its sha and commit time."""
+    commit = node["commit"]
+    sha = commit["oid"]
+    if not isinstance(sha, str):
+        raise TypeError("a commit's oid must be a string")
+    return sha, required_time(commit["committedDate"], "committedDate")
+
+
 def closing_ref_from_graphql(node: JSON, number: int) -> ClosingRefRecord:
     return ClosingRefRecord(
         number=number,
