@@ -120,7 +120,9 @@ def _pr(patch: str) -> MergedPR:
         approvers=("b",),
         reviews=1,
         unresolved_threads=0,
-        files=(PRFile("pkg/quant/pack.py", status="modified", additions=2, deletions=2, patch=patch),),
+        files=(
+            PRFile("pkg/quant/pack.py", status="modified", additions=2, deletions=2, patch=patch),
+        ),
     )
 
 

@@ -76,9 +76,7 @@ def fake() -> Iterator[FakeGitHub]:
 
 
 def sync(store: Store, gh: FakeGitHub, patch_days: int = PATCH_DAYS, **kw: Any) -> SyncReport:
-    client = GitHubClient(
-        gh.api_url, gh.graphql_url, TOKEN, timeout=10.0, sleep=lambda _s: None
-    )
+    client = GitHubClient(gh.api_url, gh.graphql_url, TOKEN, timeout=10.0, sleep=lambda _s: None)
     gh.reset_log()
     github = GitHubConfig(api_url=gh.api_url, graphql_url=gh.graphql_url, patch_days=patch_days)
     with client:

@@ -204,8 +204,8 @@ class _Details:
                 ctx.note(f"#{number}: {what}{kept}")
         if gaps or number in self.gapped:
             # The patch stage's part stays: details read again do not read patches again.
-            kept = {k: v for k, v in self.gapped.pop(number, {}).items() if k == PATCH_GAP}
-            write_gaps(ctx.store, conn, repo_id, number, {**kept, **gaps})
+            held = {k: v for k, v in self.gapped.pop(number, {}).items() if k == PATCH_GAP}
+            write_gaps(ctx.store, conn, repo_id, number, {**held, **gaps})
 
         if not pr.skipped("reviews"):
             ctx.report.reviews += write_plain(ctx)(conn, reviews)
