@@ -3,9 +3,11 @@
     python benchmarks/risk.py [--json]
 
 The labelled set is tests/data/risk_eval/ (testkit/risk_eval.py reads it): merged
-vllm-project/vllm-ascend PRs with their file lists, line counts and diff hunks, and for each a
-judgement of every tag made by reading the diff. The rules run on each PR as a git sync would
-give it (no reviews, so no_approval and follow_up_promised are not judged). Printed per tag:
+vllm-project/vllm-ascend PRs with their diff hunks, joined with their titles, bodies, file lists
+and line counts from ../shared/data/vllm-ascend-commits.jsonl (TIDINGS_SHARED names the folder
+elsewhere), and for each a judgement of every tag made by reading the diff. The rules run on
+each PR as a git sync would give it (no reviews, so no_approval and follow_up_promised are not
+judged). Printed per tag:
 true and false positives, misses, precision and recall, and which PRs were wrong; then the same
 for the held-out PRs alone (judged before the rules ever ran on them, never used to tune them),
 how many reverts the revert tag links to the PR they revert, and the rules' time per PR.
@@ -29,7 +31,14 @@ from rich import box  # noqa: E402
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
-from testkit.risk_eval import Evaluation, Score, evaluate, load_config, load_prs  # noqa: E402
+from testkit.risk_eval import (  # noqa: E402
+    ASCEND,
+    Evaluation,
+    Score,
+    evaluate,
+    load_config,
+    load_prs,
+)
 from tidings.facts.risk import assess_all  # noqa: E402
 
 PRECISION_TARGET = 0.90
@@ -59,9 +68,9 @@ def _figures(evaluation: Evaluation) -> dict[str, Any]:
     }
 
 
-def run_benchmark(rounds: int = 20) -> dict[str, Any]:
-    whole = evaluate()
-    repo, prs = load_config(), load_prs()
+def run_benchmark(rounds: int = 20, shared: Path = ASCEND) -> dict[str, Any]:
+    whole = evaluate(shared=shared)
+    repo, prs = load_config(), load_prs(shared=shared)
     started = time.perf_counter()
     for _ in range(rounds):
         assess_all(prs, repo)
@@ -69,7 +78,7 @@ def run_benchmark(rounds: int = 20) -> dict[str, Any]:
     overall = whole.overall
     return {
         "all": _figures(whole),
-        "held_out": _figures(evaluate(held_out=True)),
+        "held_out": _figures(evaluate(held_out=True, shared=shared)),
         "seconds_per_pr": per_pr,
         "targets": {
             f"precision ≥ {PRECISION_TARGET:.2f}": (overall.precision or 0) >= PRECISION_TARGET,
@@ -118,11 +127,18 @@ def render(results: dict[str, Any], console: Console) -> None:
         console.print(f"{'PASS' if ok else 'FAIL'} {name}", markup=False)
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, shared: Path = ASCEND) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
-    results = run_benchmark()
+    if not shared.exists():
+        print(
+            f"error: {shared} is absent: the labelled PRs are joined from it"
+            " — set TIDINGS_SHARED to the shared folder",
+            file=sys.stderr,
+        )
+        return 1
+    results = run_benchmark(shared=shared)
     if args.json:
         print(json.dumps(results, indent=2, ensure_ascii=False))
     else:

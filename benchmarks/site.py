@@ -1,4 +1,4 @@
-"""Site benchmark: a 1-year archive of one busy repository, built and rebuilt.
+"""Site benchmark: a 1-year archive of a busy repository built and rebuilt; RSS at 1 and 2 years.
 
     python benchmarks/site.py [--quick] [--backfill-pdfs] [--pdf-sample N] [--json]
 
@@ -29,7 +29,13 @@ real PDF instead, in a separate, timed phase. Figures, measured in one run:
    the project and month pages, the feeds, the home page, the build manifest and the search
    index), PDFs the site rendered (should be 0);
 5. the fallback: a sample of bare reports (JSON only) whose PDFs the site renders itself, in
-   parallel, and the projection for the whole archive built that way (the old cost).
+   parallel, and the projection for the whole archive built that way (the old cost);
+6. memory: archives of 1 and 2 years (417 and 834 reports, each with its Markdown beside its
+   JSON as `tidings run` files them), each built and then rebuilt with nothing new in a fresh
+   process (`--child-build`), without PDFs: the build process's peak RSS (its own ru_maxrss;
+   Pagefind's, a child of it, shown apart), reports parsed and Markdown reused. Targets: the
+   larger archive within 1.2x of the smaller, a quiet rebuild parsing no report, and every
+   report's Markdown published as written.
 
 --quick: 20 days and 3 weeks, one sampled PDF; the test suite runs it (no timing asserts).
 """
@@ -40,6 +46,7 @@ import argparse
 import json
 import os
 import random
+import subprocess
 import sys
 import tempfile
 import time
@@ -276,21 +283,101 @@ def weekly_report(template: Any, year: int, week: int, rng: random.Random) -> An
     )
 
 
+def save(report: Any, path: Path) -> None:
+    """The report's JSON and, beside it, its Markdown, as `tidings run` files them."""
+    from tidings.report_files import render_report
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.with_suffix(".md").write_text(render_report(report, "md"), "utf-8")
+    path.write_text(report.model_dump_json(indent=2) + "\n", "utf-8")
+
+
 def write_archive(folder: Path, days: int, weeks: int, seed: int = 0) -> int:
+    """`days` daily reports from 2025-01-01 and `weeks` weekly ones from 2025-W01 on."""
     rng = random.Random(seed)
     first = date(2025, 1, 1)
     for k in range(days):
         day = first + timedelta(days=k)
-        path = folder / REPO / "daily" / f"{day}.en.json"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(daily_report(day, rng).model_dump_json(indent=2) + "\n", "utf-8")
+        save(daily_report(day, rng), folder / REPO / "daily" / f"{day}.en.json")
     template = weekly_template() if weeks else None
-    for week in range(1, weeks + 1):
-        path = folder / REPO / "weekly" / f"2025-W{week:02d}.en.json"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        report = weekly_report(template, 2025, week, rng)
-        path.write_text(report.model_dump_json(indent=2) + "\n", "utf-8")
+    monday = date.fromisocalendar(2025, 1, 1)
+    for k in range(weeks):
+        year, week, _ = (monday + timedelta(weeks=k)).isocalendar()
+        path = folder / REPO / "weekly" / f"{year}-W{week:02d}.en.json"
+        save(weekly_report(template, year, week, rng), path)
     return days + weeks
+
+
+def _peak_rss_kib() -> int:
+    """This process's peak RSS in KiB. Linux carries ru_maxrss over fork and exec, so a child
+    started by a big parent would report the parent's peak: VmHWM is the high-water mark of
+    this process's own address space. ru_maxrss where /proc is missing."""
+    import resource
+
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return int(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+
+
+def child_build(src: Path, out: Path) -> dict[str, Any]:
+    """Build the site in this process (a fresh one: `--child-build`) and measure it."""
+    import resource
+
+    from tidings.site.build import build_site
+
+    t0 = time.perf_counter()
+    result = build_site(src, out, SiteConfig(title="bench"), pdf=False)
+    wall = time.perf_counter() - t0
+    own = _peak_rss_kib()
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return {
+        "rss_mb": round(own / 1024, 1),
+        "pagefind_rss_mb": round(kids / 1024, 1),
+        "wall_s": round(wall, 2),
+        "reports": result.reports,
+        "reports_parsed": result.reports_parsed,
+        "markdown_reused": result.markdown_reused,
+        "markdown_rendered": result.markdown_rendered,
+        "written": len(result.written),
+    }
+
+
+def measured_build(src: Path, out: Path) -> dict[str, Any]:
+    """A site build in a child process: its own peak RSS (ru_maxrss), not this process's."""
+    done = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), "--child-build", str(src), str(out)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"child build failed: {done.stderr.strip()[-500:]}")
+    found: dict[str, Any] = json.loads(done.stdout)
+    return found
+
+
+def memory_phase(tmp: Path, sizes: list[tuple[int, int]], seed: int) -> dict[str, Any]:
+    """Peak RSS of a first build and of a rebuild with nothing new, each in a fresh process,
+    for archives of two sizes (the larger twice the smaller), without PDFs."""
+    rows = []
+    for days, weeks in sizes:
+        src, out = tmp / f"memory-{days}" / "reports", tmp / f"memory-{days}" / "site"
+        reports = write_archive(src, days, weeks, seed)
+        first = measured_build(src, out)
+        again = measured_build(src, out)
+        rows.append(
+            {"days": days, "weeks": weeks, "reports": reports, "first": first, "rebuild": again}
+        )
+    small, large = rows[0], rows[-1]
+    return {
+        "sizes": rows,
+        "first_ratio": round(large["first"]["rss_mb"] / small["first"]["rss_mb"], 2),
+        "rebuild_ratio": round(large["rebuild"]["rss_mb"] / small["rebuild"]["rss_mb"], 2),
+    }
 
 
 def pdf_sample_of(archive: list[Path], n: int) -> list[Path]:
@@ -330,6 +417,7 @@ def run_benchmark(
     from tidings.site.build import build_site
 
     days, weeks = (20, 3) if quick else (365, 52)
+    sizes = [(20, 3), (40, 6)] if quick else [(365, 52), (730, 104)]
     results: dict[str, Any] = {
         "quick": quick,
         "cpus": os.cpu_count(),
@@ -410,12 +498,32 @@ def run_benchmark(
         per_pdf = elapsed / max(made.pdfs_made, 1)
         results["fallback_per_report_s"] = round(per_pdf, 2)
         results["fallback_archive_projected_s"] = round(per_pdf * results["reports"], 1)
+
+        # 6. Memory: archives of two sizes, each built and rebuilt in a fresh process.
+        results["memory"] = memory_phase(Path(tmp), sizes, seed)
+    memory = results["memory"]
+    small, large = memory["sizes"][0], memory["sizes"][-1]
     expected = [f"{new_day}.en.{x}" for x in ("html", "json", "md", "pdf")]
     expected += [f"{new_day - timedelta(days=1)}.en.html"]  # its "next" link
     expected += [f"{new_day:%Y-%m}.html"]  # the month's calendar
+    before = new_day - timedelta(days=1)
+    if before.month != new_day.month:  # a new month: the month before links to it ("newer")
+        expected += [f"{before:%Y-%m}.html"]
     expected += ["feed.en.xml", "feed.xml", "feed.xml", "index.html", "index.html"]
     expected += [".tidings-site.json"]
     results["targets"] = {
+        f"peak RSS of a first build of {large['reports']} reports within 1.2x of "
+        f"{small['reports']}": memory["first_ratio"] <= 1.2,
+        f"peak RSS of a rebuild of {large['reports']} reports within 1.2x of "
+        f"{small['reports']}": memory["rebuild_ratio"] <= 1.2,
+        "a rebuild with nothing new parses no report": all(
+            row["rebuild"]["reports_parsed"] == 0 for row in memory["sizes"]
+        ),
+        "the Markdown beside each report is published, not rendered again": all(
+            row["first"]["markdown_rendered"] == 0
+            and row["first"]["markdown_reused"] == row["reports"]
+            for row in memory["sizes"]
+        ),
         "archive build with its PDFs under 60 s": results["build_s"] < 60,
         "the site rendered no PDF of a report that carried its own": results["build_pdfs_made"]
         == 0,
@@ -472,6 +580,19 @@ def render(results: dict[str, Any]) -> str:
         f"  fallback, bare JSON: the site rendered {r['fallback_pdfs_made']} PDFs in "
         f"{r['fallback_wall_s']:.2f} s wall ({r['fallback_per_report_s']:.2f} s per report); "
         f"a whole bare archive ≈ {r['fallback_archive_projected_s']} s, once",
+        "  peak RSS of the build process (a fresh child's own VmHWM; no PDFs; Pagefind apart):",
+        *[
+            f"    {row['reports']:>4} reports ({row['days']} days + {row['weeks']} weeks): "
+            f"first build {row['first']['rss_mb']:>6.1f} MB, {row['first']['wall_s']:.2f} s, "
+            f"{row['first']['reports_parsed']} reports parsed, "
+            f"{row['first']['markdown_reused']} Markdown reused · rebuild, nothing new "
+            f"{row['rebuild']['rss_mb']:>6.1f} MB, {row['rebuild']['wall_s']:.2f} s, "
+            f"{row['rebuild']['reports_parsed']} parsed · Pagefind "
+            f"{row['first']['pagefind_rss_mb']:.0f} MB"
+            for row in r["memory"]["sizes"]
+        ],
+        f"    ratio larger/smaller: first build {r['memory']['first_ratio']:.2f}x, "
+        f"rebuild {r['memory']['rebuild_ratio']:.2f}x",
         "  targets:",
         *[f"    [{'x' if ok else ' '}] {name}" for name, ok in r["targets"].items()],
     ]
@@ -495,7 +616,11 @@ def main(argv: list[str] | None = None) -> int:
         help="render every report's real PDF first (slow: minutes) instead of stand-ins",
     )
     parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--child-build", nargs=2, metavar=("SRC", "OUT"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.child_build:
+        print(json.dumps(child_build(Path(args.child_build[0]), Path(args.child_build[1]))))
+        return 0
     sample = max(1, args.pdf_sample or (2 if args.quick else 8))
     results = run_benchmark(quick=args.quick, pdf_sample=sample, backfill_pdfs=args.backfill_pdfs)
     print(json.dumps(results, indent=2) if args.json else render(results))

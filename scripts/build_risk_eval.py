@@ -1,19 +1,24 @@
-"""Build the risk rules' evaluation evidence from a vllm-ascend clone.
+"""Build the risk rules' evaluation hunks from a vllm-ascend clone.
 
 tests/data/risk_eval/labels.toml names the merged PRs of the set and holds the judgements made
-by reading each diff; this script writes what the rules read about those PRs into
-tests/data/risk_eval/prs.jsonl.gz: title, body, merge time, and per file its path, previous path,
-status, added/deleted line counts and the zero-context diff hunks (`@@` headers, `-` and `+`
-lines), bounded per file and per PR so the set stays small. CI has no clone, so the output is
-committed; this script only makes it reproducible.
+by reading each diff. What else the rules read about those PRs comes from two places: the
+shared vllm-ascend history (../shared/data/vllm-ascend-commits.jsonl: title, body, merge time,
+every file's path and added/deleted counts, and the PRs merged around them), read at run time
+and never copied here; and what that history lacks, which this script extracts from a clone
+into tests/data/risk_eval/hunks.jsonl.gz: per PR (number and merge commit) and per file (its
+path) the file's status and its zero-context diff hunks (`@@` headers, `-` and `+` lines),
+bounded per file and per PR so the set stays small. CI has no clone, so the hunks are
+committed; this script only makes them reproducible. testkit/risk_eval.py joins the two.
 
 A development script, not shipped. From the checkout:
 
-    python scripts/build_risk_eval.py /path/to/vllm-ascend          # rewrite prs.jsonl.gz
+    python scripts/build_risk_eval.py /path/to/vllm-ascend          # rewrite hunks.jsonl.gz
     python scripts/build_risk_eval.py /path/to/vllm-ascend --check  # exit 1 if stale
 
 The clone must hold the squash-merged commits of the labelled PRs (`git log --first-parent`);
-a bare mirror works.
+a bare mirror works. The shared history must be there too (TIDINGS_SHARED names it where
+../shared is not beside the checkout): the clone's file lists are checked against it, since
+the evaluation joins the hunks to its files by path.
 """
 
 from __future__ import annotations
@@ -26,24 +31,24 @@ import re
 import subprocess
 import sys
 import tomllib
-from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "risk_eval"
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from testkit.gitlog import ASCEND, load_records, split_rename  # noqa: E402
+
+DATA = ROOT / "tests" / "data" / "risk_eval"
 LABELS = DATA / "labels.toml"
-OUT = DATA / "prs.jsonl.gz"
-# Every PR merged from 60 days before the first labelled one to the last: number, merge commit,
-# title and time, what a store holds to link a revert to the PR it reverts.
-HISTORY = DATA / "history.jsonl.gz"
-HISTORY_DAYS = 60
+OUT = DATA / "hunks.jsonl.gz"
 
 # Hunk text kept per file: what the git source keeps (tidings.sources.git.PATCH_MAX_CHARS), so
 # the rules see what a synced store holds; cut at a line end. Per PR, past PR_MAX_CHARS the
 # biggest files keep their counts only (a few vendored-kernel PRs), to keep the set small.
 FILE_MAX_CHARS = 32_000
 PR_MAX_CHARS = 400_000
-BODY_MAX_CHARS = 2_000
 _SQUASH = re.compile(r"\s*\(#(\d+)\)\s*$")
 
 
@@ -55,15 +60,15 @@ def git(repo: Path, *args: str) -> bytes:
     return done.stdout
 
 
-def first_parent_prs(repo: Path) -> dict[int, tuple[str, str, str]]:
-    """PR number → (squash commit, title, commit time) on the default branch."""
-    out: dict[int, tuple[str, str, str]] = {}
-    log = git(repo, "log", "--first-parent", "--format=%H%x1f%cI%x1f%s", "HEAD").decode()
+def first_parent_prs(repo: Path) -> dict[int, str]:
+    """PR number → its squash commit on the default branch (the newest, if merged twice)."""
+    out: dict[int, str] = {}
+    log = git(repo, "log", "--first-parent", "--format=%H%x1f%s", "HEAD").decode()
     for line in log.splitlines():
-        sha, when, subject = line.split("\x1f", 2)
+        sha, subject = line.split("\x1f", 1)
         match = _SQUASH.search(subject)
         if match:
-            out.setdefault(int(match.group(1)), (sha, _SQUASH.sub("", subject).strip(), when))
+            out.setdefault(int(match.group(1)), sha)
     return out
 
 
@@ -134,10 +139,8 @@ def bound(text: str, limit: int) -> str:
     return text[: text.rfind("\n", 0, limit)]
 
 
-def record(repo: Path, number: int, sha: str) -> dict[str, Any]:
-    message = git(repo, "show", "-s", "--format=%B", sha).decode()
-    merged = git(repo, "show", "-s", "--format=%cI", sha).decode().strip()
-    subject, _, body = message.strip("\n").partition("\n")
+def record(repo: Path, number: int, sha: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The PR's hunks as committed, and its files as the clone lists them (for the check)."""
     files = numstat(repo, sha)
     hunks(repo, sha, files)
     total = 0
@@ -147,17 +150,23 @@ def record(repo: Path, number: int, sha: str) -> dict[str, Any]:
         if total + size > PR_MAX_CHARS:
             f["patch"] = None
         total += size if f["patch"] else 0
-    return {
-        "number": number,
-        "sha": sha,
-        "title": _SQUASH.sub("", subject).strip(),
-        "body": bound(body.strip(), BODY_MAX_CHARS) or None,
-        "merged_at": merged,
-        "files": files,
-    }
+    kept = {f["path"]: {"status": f["status"], "patch": f["patch"]} for f in files}
+    return {"number": number, "sha": sha, "files": kept}, files
 
 
-def build(repo: Path) -> tuple[bytes, bytes]:
+def agrees(number: int, sha: str, files: list[dict[str, Any]], shared: dict[str, Any]) -> str:
+    """Why the shared record of the PR disagrees with the clone, or "" when it agrees: the
+    evaluation joins the hunks to the shared files by path, so both must list the same."""
+    if shared["sha"] != sha:
+        return f"PR #{number} is {shared['sha'][:12]} in the shared history, {sha[:12]} here"
+    theirs = [(*split_rename(f["path"]), f["additions"], f["deletions"]) for f in shared["files"]]
+    ours = [(f["previous_path"], f["path"], f["additions"], f["deletions"]) for f in files]
+    if sorted(theirs, key=repr) != sorted(ours, key=repr):
+        return f"PR #{number}'s files differ between the clone and the shared history"
+    return ""
+
+
+def build(repo: Path, shared: dict[int, dict[str, Any]]) -> bytes:
     labels = tomllib.loads(LABELS.read_text(encoding="utf-8"))
     prs = first_parent_prs(repo)
     out = io.StringIO()
@@ -165,35 +174,40 @@ def build(repo: Path) -> tuple[bytes, bytes]:
         number = entry["number"]
         if number not in prs:
             sys.exit(f"error: PR #{number} is not on the clone's first-parent history — update it")
-        out.write(json.dumps(record(repo, number, prs[number][0]), ensure_ascii=False) + "\n")
-    times = [datetime.fromisoformat(prs[e["number"]][2]) for e in labels["pr"]]
-    start, end = min(times) - timedelta(days=HISTORY_DAYS), max(times)
-    history = io.StringIO()
-    for number, (sha, title, when) in sorted(prs.items()):
-        if start <= datetime.fromisoformat(when) <= end:
-            row = {"number": number, "sha": sha, "title": title, "merged_at": when}
-            history.write(json.dumps(row, ensure_ascii=False) + "\n")
+        if number not in shared:
+            sys.exit(f"error: PR #{number} is not in {ASCEND} — use the shared history it names")
+        row, files = record(repo, number, prs[number])
+        if problem := agrees(number, prs[number], files, shared[number]):
+            sys.exit(f"error: {problem} — use a clone of the same history as {ASCEND}")
+        out.write(json.dumps(row, ensure_ascii=False) + "\n")
     # mtime=0: the same evidence gives the same bytes, so --check can compare them.
-    return (
-        gzip.compress(out.getvalue().encode(), mtime=0),
-        gzip.compress(history.getvalue().encode(), mtime=0),
-    )
+    return gzip.compress(out.getvalue().encode(), mtime=0)
+
+
+def shared_prs() -> dict[int, dict[str, Any]]:
+    """The shared history's records by PR number (newest first, so a re-merge keeps the last)."""
+    if not ASCEND.exists():
+        sys.exit(f"error: {ASCEND} is absent — set TIDINGS_SHARED to the shared folder")
+    out: dict[int, dict[str, Any]] = {}
+    for r in load_records(ASCEND):
+        if r["pr_number"] is not None:
+            out.setdefault(r["pr_number"], r)
+    return out
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("clone", type=Path, help="a vllm-project/vllm-ascend clone (bare is fine)")
-    parser.add_argument("--check", action="store_true", help="exit 1 if prs.jsonl.gz is stale")
+    parser.add_argument("--check", action="store_true", help="exit 1 if hunks.jsonl.gz is stale")
     args = parser.parse_args()
-    data, history = build(args.clone)
+    blob = build(args.clone, shared_prs())
     if args.check:
-        fresh = all(
-            p.exists() and p.read_bytes() == b for p, b in ((OUT, data), (HISTORY, history))
-        )
+        fresh = OUT.exists() and OUT.read_bytes() == blob
+        if not fresh:
+            print(f"{OUT} is stale — run without --check to rewrite it", file=sys.stderr)
         sys.exit(0 if fresh else 1)
-    for path, blob in ((OUT, data), (HISTORY, history)):
-        path.write_bytes(blob)
-        print(f"{path}: {len(blob):,} bytes")
+    OUT.write_bytes(blob)
+    print(f"{OUT}: {len(blob):,} bytes")
 
 
 if __name__ == "__main__":

@@ -1,11 +1,15 @@
 """The risk rules' labelled evaluation set: real vllm-ascend PRs, judged by hand.
 
-tests/data/risk_eval/ holds the evidence (prs.jsonl.gz: each PR's title, body and files with
-their counts and diff hunks, as scripts/build_risk_eval.py extracted them from a clone), the
-PRs merged around them (history.jsonl.gz, for linking reverts the way the store does), the
-repository config (config.toml) and the judgements (labels.toml; README.md says what each tag
-means there). `evaluate` runs the rules on every PR and scores each judged tag; the test
+tests/data/risk_eval/ holds what the shared vllm-ascend history lacks: the judgements
+(labels.toml; README.md says what each tag means there), per PR and file the status and diff
+hunks a clone gives (hunks.jsonl.gz, extracted by scripts/build_risk_eval.py) and the
+repository config (config.toml). Titles, bodies, merge times, file lists with their counts and
+the PRs merged around the set (for linking reverts the way the store does) are joined from
+../shared/data/vllm-ascend-commits.jsonl at load time: its text is never copied into the
+project. `evaluate` runs the rules on every PR and scores each judged tag; the test
 (tests/facts/test_risk_eval.py) and the benchmark (benchmarks/risk.py) print the same figures.
+Callers check `ASCEND.exists()` first: a test skips with the reason (fails under CI=true), the
+benchmark says so and exits 1.
 
 no_approval and follow_up_promised read reviews and review threads, which a clone does not
 hold: they are not judged here.
@@ -15,13 +19,16 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
+from functools import cache
 from pathlib import Path
 from typing import Any
 
+from testkit.gitlog import ASCEND, load_records, split_rename
 from tidings.config import RepoConfig, parse_config
 from tidings.facts.risk import RISK_TAGS, MergedPR, PRFile, RiskTag, assess, link_reverts
 
@@ -31,6 +38,17 @@ REPO = "vllm-project/vllm-ascend"
 JUDGED: tuple[str, ...] = tuple(
     t for t in RISK_TAGS if t not in ("no_approval", "follow_up_promised")
 )
+# The bodies the judgements were made against: the description's first 2,000 characters, cut
+# at a line end (the shared history keeps 4,000; more text would change what the rules read).
+BODY_MAX_CHARS = 2_000
+# The store a revert is linked in: every PR merged from this long before the first labelled PR
+# to the last one (a revert undoes something recent; the set's reverts all fall inside).
+HISTORY_DAYS = 60
+_SQUASH = re.compile(r"\s*\(#(\d+)\)\s*$")
+
+
+class EvalDataError(RuntimeError):
+    """The committed hunks and the shared history do not fit together."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +95,50 @@ def _lines(path: Path) -> Iterator[dict[str, Any]]:
             yield json.loads(line)
 
 
+@cache
+def _shared(path: Path) -> dict[int, dict[str, Any]]:
+    """The shared history's squash-merged PRs by number; a PR merged twice keeps its newest
+    merge, as the records are newest first. Read once per run: it is 8 MB of JSON."""
+    out: dict[int, dict[str, Any]] = {}
+    for record in load_records(path):
+        if record["pr_number"] is not None:
+            out.setdefault(record["pr_number"], record)
+    return out
+
+
+def _title(subject: str) -> str:
+    return _SQUASH.sub("", subject).strip()
+
+
+def _bound(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    return text[: text.rfind("\n", 0, limit)]
+
+
+def _files(number: int, record: dict[str, Any], hunks: dict[str, Any]) -> tuple[PRFile, ...]:
+    """The shared file list with counts, each file joined by path to its committed hunks."""
+    files: list[PRFile] = []
+    for entry in record["files"]:
+        previous, path = split_rename(entry["path"])
+        got = hunks.pop(path, None)
+        if got is None:
+            raise EvalDataError(f"PR #{number}: no hunks committed for {path}")
+        files.append(
+            PRFile(
+                path=path,
+                previous_path=previous,
+                status=got["status"],
+                additions=entry["additions"],
+                deletions=entry["deletions"],
+                patch=got["patch"],
+            )
+        )
+    if hunks:
+        raise EvalDataError(f"PR #{number}: hunks for files the history lacks: {sorted(hunks)}")
+    return tuple(files)
+
+
 def load_config(data: Path = DATA) -> RepoConfig:
     return parse_config((data / "config.toml").read_text(encoding="utf-8")).repo(REPO)
 
@@ -95,57 +157,56 @@ def load_labels(data: Path = DATA) -> dict[int, Label]:
     return labels
 
 
-def load_prs(data: Path = DATA) -> list[MergedPR]:
-    """The labelled PRs as the store would give them from a clone, reverts linked."""
-    prs = [
-        MergedPR(
-            number=r["number"],
-            title=r["title"],
-            body=r["body"],
-            author=None,
-            labels=(),
-            merged_at=datetime.fromisoformat(r["merged_at"]),
-            source="git",
-            reviews_known=False,
-            approvers=(),
-            reviews=0,
-            unresolved_threads=None,
-            files=tuple(
-                PRFile(
-                    path=f["path"],
-                    previous_path=f["previous_path"],
-                    status=f["status"],
-                    additions=f["additions"],
-                    deletions=f["deletions"],
-                    patch=f["patch"],
-                )
-                for f in r["files"]
-            ),
+def load_prs(data: Path = DATA, shared: Path = ASCEND) -> list[MergedPR]:
+    """The labelled PRs as the store would give them from a clone, reverts linked: the
+    committed hunks joined to the shared history's records of the same merge commits."""
+    records = _shared(shared)
+    prs: list[MergedPR] = []
+    for row in _lines(data / "hunks.jsonl.gz"):
+        number = row["number"]
+        record = records.get(number)
+        if record is None or record["sha"] != row["sha"]:
+            raise EvalDataError(f"PR #{number} ({row['sha'][:12]}) is not in {shared}")
+        prs.append(
+            MergedPR(
+                number=number,
+                title=_title(record["subject"]),
+                body=_bound((record["body"] or "").strip(), BODY_MAX_CHARS) or None,
+                author=None,
+                labels=(),
+                merged_at=datetime.fromisoformat(record["committed_at"]),
+                source="git",
+                reviews_known=False,
+                approvers=(),
+                reviews=0,
+                unresolved_threads=None,
+                files=_files(number, record, dict(row["files"])),
+            )
         )
-        for r in _lines(data / "prs.jsonl.gz")
+    start = min(p.merged_at for p in prs) - timedelta(days=HISTORY_DAYS)
+    end = max(p.merged_at for p in prs)
+    history = [
+        (n, r["sha"], _title(r["subject"]), datetime.fromisoformat(r["committed_at"]))
+        for n, r in sorted(records.items())
+        if start <= datetime.fromisoformat(r["committed_at"]) <= end
     ]
-    history = list(_lines(data / "history.jsonl.gz"))
 
     def by_sha(sha: str) -> int | None:
-        found = [h["number"] for h in history if h["sha"].startswith(sha)]
+        found = [n for n, full, _, _ in history if full.startswith(sha)]
         return found[0] if len(found) == 1 else None
 
     def by_title(title: str, before: datetime) -> int | None:
-        earlier = [
-            h
-            for h in history
-            if h["title"] == title and datetime.fromisoformat(h["merged_at"]) < before
-        ]
-        return max(earlier, key=lambda h: h["merged_at"])["number"] if earlier else None
+        earlier = [(when, n) for n, _, t, when in history if t == title and when < before]
+        return max(earlier)[1] if earlier else None
 
     return link_reverts(prs, by_sha, by_title)
 
 
-def evaluate(data: Path = DATA, held_out: bool | None = None) -> Evaluation:
+def evaluate(data: Path = DATA, held_out: bool | None = None, shared: Path = ASCEND) -> Evaluation:
     """Score the rules on the set: all PRs, or only the held-out (True) or the others."""
     repo = load_config(data)
     labels = load_labels(data)
-    prs = [p for p in load_prs(data) if held_out in (None, labels[p.number].held_out)]
+    prs = [p for p in load_prs(data, shared) if held_out in (None, labels[p.number].held_out)]
     per_tag = {t: Score() for t in JUDGED}
     tags: dict[int, list[RiskTag]] = {}
     named = linked = 0

@@ -175,9 +175,12 @@ def test_a_weekly_report_becomes_a_discussion_once(reports, rec) -> None:  # typ
 
 def test_a_long_report_is_cut_to_fit_a_discussion(reports) -> None:  # type: ignore[no-untyped-def]
     from tidings.delivery import DISCUSSION_BODY_LIMIT, discussion_body
+    from tidings.report_files import render_report
 
     weekly = reports["weekly-en"]
-    long = weekly.model_copy(update={"merged": weekly.merged * 80})
+    # The appendix lists each merged PR once per theme group: 80 times the groups make it long.
+    long = weekly.model_copy(update={"merged_groups": weekly.merged_groups * 80})
+    assert len(render_report(long, "md")) > DISCUSSION_BODY_LIMIT
     body = discussion_body(long, "https://x.example/r.html")
     assert len(body) <= DISCUSSION_BODY_LIMIT
     assert body.endswith("The whole report: https://x.example/r.html\n")

@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from tidings.facts.stats import WindowStats
     from tidings.facts.windows import Window
     from tidings.progress import Progress
+    from tidings.queue import Enqueued
     from tidings.report.model import DailyReport
     from tidings.report.weekly_model import WeeklyReport
     from tidings.report_files import SavedReport
@@ -50,6 +51,7 @@ if TYPE_CHECKING:
     from tidings.site.build import BuildResult
     from tidings.snapshot import SnapshotCounts
     from tidings.sources.git import GitSyncReport
+    from tidings.sources.github.budget import GitHubBudget
     from tidings.sources.github.sync import SyncReport
     from tidings.store import Store
 
@@ -62,6 +64,7 @@ __all__ = [
     "build_demo",
     "build_site",
     "build_weekly",
+    "enqueue_run",
     "export_snapshot",
     "import_snapshot",
     "load_config",
@@ -75,6 +78,7 @@ __all__ = [
     "stats",
     "sync",
     "sync_git",
+    "work",
     "write_report",
 ]
 
@@ -253,6 +257,20 @@ def _token(token: str | None, config: Config) -> str:
 
     register_secret(token)
     return token
+
+
+def _budget(token: str | None, config: Config) -> GitHubBudget:
+    """The run's GitHub budget over its tokens: `token` alone when given, else the config's
+    token variable (or `gh auth token`) and every variable in github.token_envs."""
+    from tidings.sources.github.budget import GitHubBudget
+
+    if token is not None:
+        tokens = [_token(token, config)]
+    else:
+        from tidings.sources.github.auth import resolve_tokens
+
+        tokens = resolve_tokens(config.github.token_env, config.github.token_envs)
+    return GitHubBudget(tokens, max_in_flight=config.github.max_in_flight)
 
 
 def sync_git(
@@ -544,6 +562,8 @@ def run(
     token: str | None = None,
     now: datetime | None = None,
     progress: Progress | None = None,
+    concurrency: int | None = None,
+    full_history: bool = False,
     lookback: int | None = None,
     notify: bool = True,
 ) -> RunResult:
@@ -552,43 +572,40 @@ def run(
     reports_dir, rewriting only reports whose content changed, rebuild the site, then send
     each new report's headline and link to [notify] urls (`notify=False`: not).
 
-    `lookback` bounds the first sync of a repository the store has never synced to the last
-    `lookback` days (a CI cache miss then costs days, not the whole history); later syncs
-    resume where the last one stopped either way.
+    `lookback` (None: [run] first_sync_days) bounds the first sync of a repository the
+    store has never synced to about that many days (from the Monday of that week, and far
+    enough back for the reports due), unless `full_history`; later syncs resume where the
+    last one stopped either way. Repositories are worked on `concurrency` at a time (None:
+    [run] concurrency), stalest first, on one shared GitHub budget (docs/scale.md).
 
     A repository that fails is recorded in its outcome and the others still run; a site
     build that fails is `site_error`; a notification that fails is a warning and in
-    `notified`, never a failure. `pdf` None follows [site] pdf."""
-    from datetime import UTC, timedelta
+    `notified`, never a failure. `pdf` None follows [site] pdf. `token` replaces the
+    config's token variables."""
+    from datetime import UTC
 
-    from tidings.runner import notify_new, run_repositories
+    from tidings.runner import github_syncer, notify_new, run_repositories
 
     if not config.repos:
         raise ConfigError(
             "no repositories to run: tidings.toml has no [[repos]]",
             'add one, e.g. [[repos]] name = "OWNER/REPO" (or pass --config FILE)',
         )
-    from tidings.sources.github.sync import sync_repository
-
-    token = _token(token, config)
+    budget = _budget(token, config)  # before the store: fail fast, touch nothing
     reports_dir, site_dir = Path(config.site.reports_dir), Path(config.site.out_dir)
     moment = now or datetime.now(UTC)
+    workers = config.run.concurrency if concurrency is None else max(1, concurrency)
     with _using(store) as opened:
-
-        def github(store_: Store, repo: RepoConfig) -> SyncReport:
-            since = None
-            if lookback is not None and not _ever_synced(store_, repo.name):
-                since = moment - timedelta(days=lookback)
-            return sync_repository(
-                store_,
-                repo.name,
-                github=config.github,
-                token=token,
-                since=since,
-                progress=progress,
-                teams=repo.maintainer_teams,
-            )
-
+        github = github_syncer(
+            config,
+            budget,
+            now=moment,
+            days=days,
+            full_history=full_history,
+            lookback=lookback,
+            # One repository at a time shows its sync's stages; many share one bar.
+            progress=progress if min(workers, len(config.repos)) == 1 else None,
+        )
         analyst = _analyst(config, opened, llm)
         result = RunResult(
             run_repositories(
@@ -601,6 +618,7 @@ def run(
                 analysis=analyst,
                 progress=progress,
                 pdf=config.site.pdf if pdf is None else pdf,
+                concurrency=workers,
             ),
             site_dir,
         )
@@ -615,18 +633,84 @@ def run(
             result.warnings.append(warning)
     result.warnings += result.site.warnings if result.site else []
     if notify:
-        result.notified = notify_new(config, result.repositories, token)
+        result.notified = notify_new(config, result.repositories, budget.tokens[0].token)
         result.warnings += [d.line() for d in result.notified if not d.ok]
     return result
 
 
-def _ever_synced(store: Store, repo: str) -> bool:
-    """Whether any sync of `repo` has committed to this store."""
-    from tidings.facts.coverage import coverage
+# -- many machines: the queue (docs/scale.md) -------------------------------------------------
 
-    with store.engine.connect() as conn:
-        repo_id = store.repo_id(conn, repo)
-        return repo_id is not None and coverage(conn, repo_id).last_synced is not None
+
+def enqueue_run(
+    store: StoreLike,
+    config: Config,
+    *,
+    days: int = 7,
+    site: bool = True,
+    pdf: bool | None = None,
+    llm: bool | None = None,
+    full_history: bool = False,
+    now: datetime | None = None,
+) -> Enqueued:
+    """What `run` would do, as jobs for `work` processes on any machine: one per repository
+    (stalest first) for the window ending `now`, then one site build after them. Needs a
+    PostgreSQL store; returns at once."""
+    from datetime import UTC
+
+    from tidings.queue import enqueue
+
+    if not config.repos:
+        raise ConfigError(
+            "no repositories to run: tidings.toml has no [[repos]]",
+            'add one, e.g. [[repos]] name = "OWNER/REPO" (or pass --config FILE)',
+        )
+    with _using(store) as opened:
+        return enqueue(
+            opened,
+            config,
+            days=days,
+            now=now or datetime.now(UTC),
+            site=site,
+            pdf=pdf,
+            llm=llm,
+            full_history=full_history,
+        )
+
+
+def work(
+    store: StoreLike,
+    config: Config,
+    *,
+    concurrency: int | None = None,
+    once: bool = False,
+    heartbeat: float | None = None,
+    stalled_after: float | None = None,
+    token: str | None = None,
+) -> None:
+    """Run a queue worker: take `enqueue_run`'s jobs until stopped (or, with `once`, until the
+    queue is empty), `concurrency` at a time (None: [run] concurrency)."""
+    from tidings import queue
+
+    budget = _budget(token, config)  # before the store: fail fast
+    with _using(store) as opened:
+        queue.require_postgres(opened)
+        analysts: dict[bool | None, Analyst | None] = {}
+
+        def analyst_for(llm: bool | None) -> Analyst | None:
+            if llm not in analysts:
+                analysts[llm] = _analyst(config, opened, llm)
+            return analysts[llm]
+
+        queue.run_worker(
+            opened,
+            config,
+            budget,
+            analyst_for,
+            concurrency=concurrency or config.run.concurrency,
+            once=once,
+            heartbeat=heartbeat or queue.HEARTBEAT,
+            stalled_after=stalled_after or queue.STALLED_AFTER,
+        )
 
 
 def notify(

@@ -237,6 +237,12 @@ class GitHubConfig(_Strict):
     api_url: str = "https://api.github.com"
     graphql_url: str | None = None  # default: derived from api_url
     token_env: str = "GITHUB_TOKEN"
+    # More tokens (environment variable names) to spread repositories over: other accounts'
+    # tokens, or a GitHub App installation token. Each one's rate limit is its own.
+    token_envs: list[str] = Field(default_factory=list)
+    # Requests on the wire at once, all repositories and tokens together (GitHub's secondary
+    # limits punish concurrent bursts): sources/github/budget.py.
+    max_in_flight: int = Field(default=4, ge=1, le=100)
     timeout: float = Field(default=30.0, gt=0)  # seconds per request
     max_wait: float = Field(default=900.0, ge=0)  # longest rate-limit sleep before giving up
     max_retries: int = Field(default=6, ge=0)
@@ -255,6 +261,17 @@ class GitHubConfig(_Strict):
         return base + "/graphql"
 
 
+class RunConfig(_Strict):
+    """`[run]`: how `tidings run` works through many repositories (docs/scale.md)."""
+
+    # Repositories worked on at once (their GitHub requests share [github] max_in_flight and
+    # their model calls [llm] max_concurrency).
+    concurrency: int = Field(default=4, ge=1, le=64)
+    # A repository's first sync reads this many days back, extended to the start of that
+    # ISO week, not its whole history (`tidings run --full-history` reads it all).
+    first_sync_days: int = Field(default=14, ge=1, le=3660)
+
+
 class LLMConfig(_Strict):
     """Read now, used by the LLM analysis layer."""
 
@@ -263,7 +280,7 @@ class LLMConfig(_Strict):
     api_key_env: str = "OPENAI_API_KEY"
     temperature: float = Field(default=0.2, ge=0)
     timeout: float = Field(default=60.0, gt=0)
-    max_concurrency: int = 4
+    max_concurrency: int = Field(default=4, ge=1, le=64)
     token_budget: int = Field(default=200_000, ge=0)
     structured_output: Literal["auto", "json_schema", "json_object", "none"] = "auto"
     # Seconds a run may spend waiting before retries (rate limits, 5xx), all calls together;
@@ -377,6 +394,7 @@ class Config(_Strict):
     repos: list[RepoConfig] = Field(default_factory=list)
     github: GitHubConfig = Field(default_factory=GitHubConfig)
     llm: LLMConfig = Field(default_factory=LLMConfig)
+    run: RunConfig = Field(default_factory=RunConfig)
     site: SiteConfig = Field(default_factory=SiteConfig)
     notify: NotifyConfig = Field(default_factory=NotifyConfig)
     path: Path | None = Field(default=None, exclude=True)

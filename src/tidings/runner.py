@@ -1,6 +1,12 @@
 """The everyday job behind `tidings.run` and `tidings run`: sync every configured repository
 and write the reports that are due (the API then rebuilds the site).
 
+Many repositories (docs/scale.md): the stalest goes first, `[run] concurrency` of them at a
+time on threads (their work waits on GitHub, the model and the database far more than on
+Python), all drawing on one GitHub budget (sources/github/budget.py) and one model provider
+(its `max_concurrency` caps model calls in flight for the whole run). A repository's first
+sync reads `[run] first_sync_days` back, not its whole history, unless asked.
+
 A repository that fails (network, rate limit, a bad setting) is recorded and the others still
 run; the caller turns any failure into a non-zero exit. A report is written when it is new or
 when its content changed (a late comment, a relabel): the comparison ignores `generated_at`,
@@ -26,6 +32,7 @@ if TYPE_CHECKING:
     from tidings.config import Lang
     from tidings.delivery import Delivery
     from tidings.report_files import Report
+    from tidings.sources.github.budget import GitHubBudget
 
 Syncer = Callable[[Store, RepoConfig], Any]
 
@@ -136,40 +143,193 @@ def run_repositories(
     analysis: Analyst | None = None,
     progress: Progress | None = None,
     pdf: bool = False,
+    concurrency: int = 1,
 ) -> list[RepoOutcome]:
     """Sync and report on every repository in the config; one failure does not stop the rest.
-    With `pdf`, each due report gets its PDF beside it, made only when the report (or the
-    renderer) changed since its PDF was made (render/pdf.py)."""
-    moment = now or datetime.now(UTC)
-    outcomes: list[RepoOutcome] = []
-    for repo in cfg.repos:
-        outcome = RepoOutcome(repo.name)
-        outcomes.append(outcome)
-        langs: list[Lang] = list(cfg.site.languages or [repo.language])
-        try:
-            result = sync(store, repo)
-            outcome.synced = _sync_summary(result)
-            report_daily(
-                store,
-                repo,
-                closed_days(repo, moment, days),
-                langs,
-                reports_dir,
-                outcome,
-                analysis=analysis,
-                progress=progress,
-            )
-            report_weekly(store, repo, moment, langs, reports_dir, outcome, analysis)
-            if pdf:
-                from tidings.report_files import make_pdfs
 
+    Work starts with the stalest repository (never synced, then the least recently synced),
+    `concurrency` repositories at a time; the outcomes come back in the config's order. With
+    `pdf`, each due report gets its PDF beside it, made only when the report (or the
+    renderer) changed since its PDF was made (render/pdf.py); they are printed after every
+    repository is done, by one pool of processes."""
+    moment = now or datetime.now(UTC)
+    outcomes = {repo.name: RepoOutcome(repo.name) for repo in cfg.repos}
+    order = by_staleness(store, cfg.repos)
+    workers = min(max(1, concurrency), len(order)) if _shareable(store) else 1
+
+    def one(repo: RepoConfig) -> None:
+        run_repository(
+            cfg,
+            store,
+            repo,
+            outcomes[repo.name],
+            sync=sync,
+            reports_dir=reports_dir,
+            days=days,
+            now=moment,
+            analysis=analysis,
+            # Many repositories at once share one bar; one at a time shows its own stages.
+            progress=progress if workers == 1 else None,
+        )
+
+    if workers == 1:
+        for repo in order:
+            one(repo)
+    else:
+        from tidings.workers import thread_pool
+
+        done = 0
+        with thread_pool(workers) as pool:
+            for _ in pool.map(one, order):
+                done += 1
+                if progress:
+                    progress("repositories", done, len(order))
+    if pdf:
+        _make_pdfs(list(outcomes.values()), reports_dir, progress)
+    return [outcomes[repo.name] for repo in cfg.repos]
+
+
+def run_repository(
+    cfg: Config,
+    store: Store,
+    repo: RepoConfig,
+    outcome: RepoOutcome,
+    *,
+    sync: Syncer,
+    reports_dir: Path,
+    days: int,
+    now: datetime,
+    analysis: Analyst | None = None,
+    progress: Progress | None = None,
+) -> RepoOutcome:
+    """One repository's sync and due reports, its failure kept in `outcome` (never raised:
+    the other repositories still deserve reports). A queue job runs exactly this."""
+    langs: list[Lang] = list(cfg.site.languages or [repo.language])
+    try:
+        result = sync(store, repo)
+        outcome.synced = _sync_summary(result)
+        report_daily(
+            store,
+            repo,
+            closed_days(repo, now, days),
+            langs,
+            reports_dir,
+            outcome,
+            analysis=analysis,
+            progress=progress,
+        )
+        report_weekly(store, repo, now, langs, reports_dir, outcome, analysis)
+    except TidingsError as exc:
+        outcome.ok, outcome.error = False, exc.one_line()
+    except Exception as exc:  # keep going: the other repositories still deserve reports
+        outcome.ok, outcome.error = False, f"{type(exc).__name__}: {exc}"
+    return outcome
+
+
+def _make_pdfs(outcomes: list[RepoOutcome], reports_dir: Path, progress: Progress | None) -> None:
+    """Every due report's PDF, in one pool for the whole run (a pool forked from a worker
+    thread, beside threads holding locks, could inherit a lock held for good)."""
+    from tidings.report_files import make_pdfs
+
+    due = [o for o in outcomes if o.ok and o.checked]
+    try:
+        made = make_pdfs([reports_dir / rel for o in due for rel in o.checked], progress)
+    except TidingsError:
+        # Find whose PDFs failed: each repository on its own, the failure kept in its outcome.
+        for outcome in due:
+            try:
                 paths = [reports_dir / rel for rel in outcome.checked]
                 outcome.pdfs_made = len(make_pdfs(paths, progress))
-        except TidingsError as exc:
-            outcome.ok, outcome.error = False, exc.one_line()
-        except Exception as exc:  # keep going: the other repositories still deserve reports
-            outcome.ok, outcome.error = False, f"{type(exc).__name__}: {exc}"
-    return outcomes
+            except TidingsError as exc:
+                outcome.ok, outcome.error = False, exc.one_line()
+        return
+    for outcome in due:
+        folder = (reports_dir / outcome.repo).resolve()
+        outcome.pdfs_made = sum(1 for p in made if p.resolve().is_relative_to(folder))
+
+
+def by_staleness(store: Store, repos: list[RepoConfig]) -> list[RepoConfig]:
+    """`repos` stalest first: never synced to completion, then the least recently synced;
+    the config's order among equals."""
+    from tidings.store.freshness import last_synced
+
+    with store.engine.connect() as conn:
+        synced = last_synced(conn)
+    never = datetime.min.replace(tzinfo=UTC)
+    return sorted(repos, key=lambda repo: synced.get(repo.name.lower()) or never)
+
+
+def first_sync_start(repo: RepoConfig, now: datetime, lookback_days: int, days: int) -> datetime:
+    """Where a repository's first sync starts reading (`[run] first_sync_days`): that many days
+    back, or further when the reports due need it (the `days` closed days, the last closed
+    week), extended to the start of that ISO week at the repository's cut-off."""
+    today = now.astimezone(repo.tz).date()
+    first = today - timedelta(days=max(lookback_days, days + 1))
+    last_week = today - timedelta(days=7)
+    first = min(first, last_week - timedelta(days=last_week.weekday()))
+    monday = first - timedelta(days=first.weekday())
+    return daily_window(monday, repo.tz, repo.cutoff_time).start
+
+
+def never_synced(store: Store, name: str) -> bool:
+    """Whether `name` has no finished sync in the store (its next sync is its first)."""
+    from tidings.store.freshness import last_synced
+
+    with store.engine.connect() as conn:
+        return last_synced(conn).get(name.lower()) is None
+
+
+def github_syncer(
+    cfg: Config,
+    budget: GitHubBudget,
+    *,
+    now: datetime,
+    days: int,
+    full_history: bool = False,
+    lookback: int | None = None,
+    progress: Progress | None = None,
+) -> Syncer:
+    """The GitHub sync of `tidings run` and of a queue job: each repository on its token
+    (round-robin by name over the budget's tokens), all of them on `budget`; a first sync
+    bounded by `lookback` days (None: `[run] first_sync_days`) unless `full_history`."""
+    from tidings.sources.github.client import GitHubClient
+    from tidings.sources.github.sync import sync_repository
+
+    positions = {name: k for k, name in enumerate(sorted(r.name.lower() for r in cfg.repos))}
+    github = cfg.github
+
+    def run_sync(store: Store, repo: RepoConfig) -> Any:
+        since = None
+        if not full_history and never_synced(store, repo.name):
+            since = first_sync_start(repo, now, lookback or cfg.run.first_sync_days, days)
+        token = budget.token_for(positions.get(repo.name.lower(), 0))
+        with GitHubClient(
+            github.api_url,
+            github.graphql,
+            token,
+            timeout=github.timeout,
+            max_retries=github.max_retries,
+            max_wait=github.max_wait,
+            budget=budget,
+        ) as client:
+            return sync_repository(
+                store,
+                repo.name,
+                github=github,
+                token=token,
+                since=since,
+                progress=progress,
+                client=client,
+                teams=repo.maintainer_teams,
+            )
+
+    return run_sync
+
+
+def _shareable(store: Store) -> bool:
+    """Whether threads see one database: an in-memory SQLite store is one per connection."""
+    url = store.engine.url
+    return not (store.dialect == "sqlite" and url.database in (None, "", ":memory:"))
 
 
 def _sync_summary(result: Any) -> dict[str, int]:

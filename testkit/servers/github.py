@@ -604,6 +604,11 @@ class FakeGitHub:
         per_page_max: int = 100,
     ) -> None:
         self.token = token
+        # More tokens it accepts (several accounts' tokens on one run); `by_token` counts the
+        # requests each token made, the main one included.
+        self.extra_tokens: set[str] = set()
+        self.by_token: dict[str, int] = {}
+        self.graphql_points = 0  # GitHub's cost of every GraphQL query answered, summed
         self.latency = latency
         self.per_page_max = per_page_max
         # A GraphQL query selecting more `pullRequest` fields than this answers 502, like a
@@ -1457,7 +1462,12 @@ class FakeGitHub:
     def _authenticate(self, request: Request) -> _Response | None:
         value = request.headers.get("authorization", "")
         scheme, _, credential = value.partition(" ")
-        if scheme.lower() in ("bearer", "token") and credential.strip() == self.token:
+        credential = credential.strip()
+        if scheme.lower() in ("bearer", "token") and (
+            credential == self.token or credential in self.extra_tokens
+        ):
+            with self._lock:
+                self.by_token[credential] = self.by_token.get(credential, 0) + 1
             return None
         docs = GRAPHQL_DOCS if request.api == "graphql" else REST_DOCS
         return _Response(
@@ -2071,6 +2081,7 @@ class FakeGitHub:
         context = _Context(self, cost=cost, node_count=nodes)
         with self._lock:
             self._graphql.charge(cost)
+            self.graphql_points += cost
             result = execute(
                 _schema(),
                 document,

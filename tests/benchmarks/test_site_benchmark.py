@@ -29,6 +29,15 @@ def test_quick_site_benchmark_reports_every_figure() -> None:
     assert results["sample_pdf_bytes"][0] != results["sample_pdf_bytes"][1]
     for key in ("build_s", "rebuild_unchanged_s", "rebuild_one_new_s", "report_pdf_s"):
         assert results[key] > 0
+    # Memory: two archive sizes, each built and rebuilt in its own process.
+    small, large = results["memory"]["sizes"]
+    assert (small["reports"], large["reports"]) == (23, 46)
+    for row in (small, large):
+        assert row["first"]["rss_mb"] > 0 and row["first"]["reports"] == row["reports"]
+        assert row["first"]["markdown_reused"] == row["reports"]
+        assert row["rebuild"]["reports_parsed"] == 0 and row["rebuild"]["written"] == 0
+    assert results["memory"]["first_ratio"] > 0
     assert all(results["targets"].values()), results["targets"]
     text = render(results)
     assert "one new daily report" in text and "targets:" in text and "real PDFs" in text
+    assert "ratio larger/smaller" in text

@@ -109,10 +109,11 @@ def test_init_and_the_workflow_run_publish_the_site_and_announce_it(
         assert token not in done.stdout + done.stderr
         assert "secret-path" not in done.stdout + done.stderr
         assert (tmp_path / ".tidings" / "store.db").is_file()  # TIDINGS_DB as the job sets it
-        # The first sync read only the look-back's days.
+        # The first sync read only the look-back's 30 days, from the start of that ISO week
+        # (so the week's report is whole): between 30 and 37 days back, never the history.
         listings = [r for r in github.requests if r.path.endswith("/issues") and r.status == 200]
         since = datetime.fromisoformat(listings[0].query["since"].replace("Z", "+00:00"))
-        assert now - timedelta(days=31) < since < now - timedelta(days=29)
+        assert now - timedelta(days=38) < since <= now - timedelta(days=29)
 
         # 3. The notifications: the newest daily and the last week, each linking to its page.
         payloads = [h.json() for h in hook.received]

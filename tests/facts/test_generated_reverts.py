@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from tidings.config import parse_config
-from tidings.facts.generated import is_bot_author, is_generated
+from tidings.facts.actors import is_bot_author
+from tidings.facts.generated import is_bot_pr, is_generated
 from tidings.facts.reverts import is_revert, reverted_number
 from tidings.facts.trends import is_generic, topic_tags
 
@@ -34,13 +35,20 @@ def test_generated_and_vendored_paths(path: str, generated: bool) -> None:
 
 
 def test_bots_by_account_config_and_git_name() -> None:
-    assert is_bot_author("dependabot[bot]", "Bot", REPO)
-    assert is_bot_author("helper-account", "User", REPO)
-    assert is_bot_author("vllm-ascend-ci", "GitAuthor", REPO)
-    assert is_bot_author("github-actions", None, REPO, git=True)
+    assert is_bot_author("dependabot[bot]", "Bot", REPO.bots)
+    assert is_bot_author("helper-account", "User", REPO.bots)
+    assert is_bot_author("vllm-ascend-ci", "GitAuthor", REPO.bots)
+    assert is_bot_author("github-actions", None, REPO.bots, git=True)
     # A GitHub login shaped like automation is a person unless GitHub or the config says so.
-    assert not is_bot_author("vllm-ascend-ci", "User", REPO)
-    assert not is_bot_author("Feng Liu", "GitAuthor", REPO)
+    assert not is_bot_author("vllm-ascend-ci", "User", REPO.bots)
+    assert not is_bot_author("Feng Liu", "GitAuthor", REPO.bots)
+
+
+def test_a_bots_pr_is_out_of_the_work_unless_it_is_a_revert() -> None:
+    assert is_bot_pr("dependabot[bot]", "Bot", "Bump torch", None, REPO)
+    assert not is_bot_pr("dependabot[bot]", "Bot", 'Revert "Bump torch"', None, REPO)
+    assert is_bot_pr("vllm-ascend-ci", None, "Sync docs", None, REPO, git=True)
+    assert not is_bot_pr("Feng Liu", None, "Sync docs", None, REPO, git=True)
 
 
 def test_topic_tags_drop_series_branches_and_versions() -> None:
@@ -65,6 +73,12 @@ def test_topic_tags_drop_series_branches_and_versions() -> None:
         # Not a revert, or a revert naming only a commit.
         (24, "[BugFix] Fix revert of cache (#3)", None, None),
         (25, "Revert the cache change", "This reverts commit abc1234def.", None),
+        (26, "[CI]: revert the cache", "Original PR: #12\n", 12),
+        # A reapply reverts a revert: its title names the PR it brings back, not the one it
+        # reverts (the store finds that by the commit).
+        (27, 'Reapply "[Core] Fuse (#6041)" (#6227)', "This reverts commit 95649344aa.", None),
+        # A squash title carrying the revert's own number names nothing.
+        (28, 'Revert "[Core] Fuse" (#28)', None, None),
     ],
 )
 def test_reverted_number(number: int, title: str, body: str | None, want: int | None) -> None:
@@ -75,3 +89,6 @@ def test_is_revert() -> None:
     assert is_revert('Revert "x"') and is_revert("[Revert] y") and is_revert("[CI] Revert z")
     assert is_revert("Undo", "This reverts commit 0123456789abcdef.")
     assert not is_revert("[BugFix] Fix the revert path")
+    assert is_revert("[CI]: revert csrc cache") and is_revert(
+        "Reapply x", "This reverts commit 0123abc"
+    )

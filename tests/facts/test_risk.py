@@ -7,30 +7,33 @@ PRs are built by hand so each case changes one thing; the last tests go through 
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
 
 import pytest
 
 from tests.factories import Records, seed, ts
 from tidings.config import LANGS, RepoConfig, RiskConfig
+from tidings.facts.reverts import RevertRef, revert_ref
 from tidings.facts.risk import (
     DEFAULT_WEIGHTS,
     RISK_TAGS,
     MergedPR,
     PRFile,
-    RevertRef,
     assess,
     disables_test,
     link_reverts,
     load_merged,
     narrows_type,
     parse_patch,
-    revert_ref,
     risk_score,
 )
+from tidings.facts.weekly import load_week
+from tidings.facts.windows import weekly_window
 from tidings.report.weekly_model import RiskTag
 from tidings.words import weekly as weekly_words
 
 MERGED = datetime(2026, 8, 12, 10, 0, tzinfo=UTC)
+UTC_ZONE = ZoneInfo("UTC")
 REPO = RepoConfig(
     name="acme/engine",
     core_paths=["engine/core/**", "engine/worker/model_runner.py"],
@@ -534,5 +537,9 @@ def test_load_merged_links_a_revert_through_the_store(sqlite_store, rec: Records
                 conn, repo_id, ts("2026-08-10T00:00:00Z"), ts("2026-08-17T00:00:00Z")
             )
         }
+        # The weekly reads the same links: by the reverted commit (#11), by the title (#12).
+        week = load_week(conn, repo_id, REPO, weekly_window(2026, 33, UTC_ZONE))
     assert (prs[10].reverted, prs[11].reverted, prs[12].reverted) == (None, 10, 10)
     assert tags(prs[11])["revert"][0].numbers == {"reverts": 10}
+    assert week.reverts == {11: 10, 12: 10}
+    assert week.reverted == {10: "[Core] Fuse norm"}

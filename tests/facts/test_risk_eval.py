@@ -1,20 +1,43 @@
 """The risk rules against hand judgements of real vllm-ascend PRs (tests/data/risk_eval/).
 
-The set is committed (CI has no clone); scripts/build_risk_eval.py rebuilds its evidence.
+The judgements and diff hunks are committed (CI has no clone; scripts/build_risk_eval.py
+rebuilds the hunks); titles, bodies, file counts and the history around the PRs are joined from
+../shared at load time, so without it these tests skip saying so (and fail under CI=true).
 Precision and recall are computed over every (PR, tag) judgement of the tags a clone can decide;
 the per-tag figures are printed (pytest -s, or `python benchmarks/risk.py`).
 """
 
 from __future__ import annotations
 
+import gzip
+import json
 from datetime import datetime
+from pathlib import Path
 
 import pytest
 
-from testkit.risk_eval import DATA, JUDGED, Evaluation, evaluate, load_labels, load_prs
+from testkit.risk_eval import (
+    ASCEND,
+    DATA,
+    JUDGED,
+    EvalDataError,
+    Evaluation,
+    evaluate,
+    load_labels,
+    load_prs,
+)
+from tests.shared import shared_or_skip
 
 PRECISION = 0.90
 RECALL = 0.85
+
+
+NEEDS = "the risk evaluation set joins its PRs' titles, bodies and files from it"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def shared_history() -> None:
+    shared_or_skip(ASCEND, NEEDS)
 
 
 @pytest.fixture(scope="module")
@@ -89,3 +112,24 @@ def test_the_evidence_is_what_a_clone_gives(whole: Evaluation) -> None:
     [dep] = [t for t in whole.tags[14131] if t.tag == "dependency_change"]
     pinned = [e for e in dep.evidence if e.numbers.get("pin")]
     assert pinned and pinned[0].line == "cdc4824a21eaa986d4d1fee90a7e6465c9f706e6"
+
+
+def test_the_hunks_join_the_shared_history_file_by_file(tmp_path: Path) -> None:
+    """A committed file the shared record lacks (or the reverse) is an error, not a PR quietly
+    judged on other evidence than the labels were made from."""
+    text = gzip.decompress((DATA / "hunks.jsonl.gz").read_bytes()).decode()
+    rows = [json.loads(line) for line in text.splitlines()]
+    whole = sum(len(row["files"]) for row in rows)
+    assert whole == sum(len(pr.files) for pr in load_prs())  # every committed file is read
+    for tamper in ("extra", "missing"):
+        changed = [dict(row, files=dict(row["files"])) for row in rows]
+        if tamper == "extra":
+            changed[0]["files"]["no/such/file.py"] = {"status": "added", "patch": None}
+        else:
+            changed[0]["files"].popitem()
+        for name in ("labels.toml", "config.toml"):
+            (tmp_path / name).write_bytes((DATA / name).read_bytes())
+        lines = "".join(json.dumps(row) + "\n" for row in changed)
+        (tmp_path / "hunks.jsonl.gz").write_bytes(gzip.compress(lines.encode()))
+        with pytest.raises(EvalDataError, match=f"PR #{rows[0]['number']}"):
+            load_prs(tmp_path)

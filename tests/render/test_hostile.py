@@ -76,7 +76,7 @@ HOSTILE_LOGINS = [
 ]
 BENIGN_LOGINS = ["eve", "mallory", "trent", "peggy"]
 VALID_LOGINS = {"alice", "bob", "dependabot[bot]", *BENIGN_LOGINS}
-NUMBERS = {1, 2, 3, 4, 5, 6, 7}
+NUMBERS = {1, 2, 3, 4, 5, 6, 7, 8}
 # What must never reach any output: C0 but tab/newline, DEL, C1, bidi controls.
 CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 ZWSP = "\u200b"
@@ -217,6 +217,20 @@ def store_records(w: Words) -> list[r.Record]:
             changed_files=1,
         ),
         rec.file(7, w.path(0), 30, 30),
+        # A revert of #7: the report names what it reverts, with #7's hostile title.
+        rec.pr(
+            8,
+            "2026-02-24T07:30:00Z",
+            merged_at="2026-02-24T08:00:00Z",
+            title='Revert "' + w.text("refactor") + '"',
+            body="Reverts #7",
+            author="bob",
+            labels=[w.label(1)],
+            additions=30,
+            deletions=30,
+            changed_files=1,
+        ),
+        rec.file(8, w.path(0), 30, 30),
     ]
 
 
@@ -276,10 +290,32 @@ def test_the_hostile_text_reaches_every_section(hostile: World) -> None:
     assert GIT_NAME in {c.login for c in d.activity.top_authors}
     assert {v.login for h in d.hot_discussions for v in h.viewpoints} & set(HOSTILE_LOGINS)
     w = hostile.weekly["en"]
-    assert {p.item.number for p in w.merged} == {2, 4, 5, 7}
+    assert {p.item.number for p in w.merged} == {2, 4, 5, 7, 8}
+    assert any(o.reverts and o.reverts.number == 7 for o in w.risk_observations)
+    assert w.tracks and w.tracks[0].items and len(w.merged_groups) > 1
     assert any(t.evidence for o in w.risk_observations for t in o.tags)
     md = hostile.markdown("daily", "en")
     assert "fix crash" in md and "SECURITY ALERT" in md and "Evil )" in md
+
+
+def test_weekly_html_shows_hostile_tracks_reverts_and_groups_as_text(hostile: World) -> None:
+    """The weekly page's topic track, a revert's "reverts" line (the reverted PR's title) and
+    the appendix's group rows (a hostile label names a group) hold the payload as text."""
+    import lxml.html
+
+    from tidings.render.html import render_weekly_html
+
+    for lang in LANGS:
+        doc = lxml.html.fromstring(render_weekly_html(hostile.weekly[lang]))
+        assert doc.xpath("//script | //img | //iframe | //*[@onerror]") == []
+        assert all(not h.startswith("javascript") for h in doc.xpath("//a/@href"))
+        track = doc.get_element_by_id("track-1").text_content()
+        risks = doc.get_element_by_id("risks")
+        reverted = [a for a in risks.xpath(".//li/a") if a.text == "#7"]
+        assert reverted and reverted[0].get("href") == f"https://github.com/{REPO}/pull/7"
+        groups = " ".join(th.text_content() for th in doc.xpath("//tr[@class='group']/th"))
+        for shown in (track, reverted[0].getparent().text_content(), groups):
+            assert "<script>" in shown or "<img src=x onerror=alert(1)>" in shown, shown
 
 
 # -- Markdown ---------------------------------------------------------------------------------

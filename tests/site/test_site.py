@@ -379,7 +379,9 @@ def test_cli_run_against_fake_github_one_repo_failing(
             f'[github]\napi_url = "{server.api_url}"\nmax_retries = 1\ntimeout = 5\n',
             encoding="utf-8",
         )
-        code, out, err = _cli(capsys, "--db", db, "run", "--days", "2", "--no-pdf", "--json")
+        # The data is from February: a first sync bounded to the last 14 days would see none.
+        args = ("--db", db, "run", "--days", "2", "--no-pdf", "--json")
+        code, out, err = _cli(capsys, *args, "--full-history")
         assert code == 1, err  # acme/missing failed ...
         data = json.loads(out)
         widgets, missing = data["repositories"]

@@ -562,12 +562,12 @@ def _results(visit: Visit) -> list[str]:
 
 @pytest.mark.parametrize(
     ("query", "day", "lang", "filter_name"),
-    [("翻倍", "2026-03-12", "zh", "中文"), ("Radeon", "2026-03-13", "en", "English")],
+    [("恢复正常", "2026-03-12", "zh", "中文"), ("MI355X", "2026-03-13", "en", "English")],
 )
 def test_search_finds_the_report_in_chinese_and_english(
     browser: object, base_url: str, site: Path, query: str, day: str, lang: str, filter_name: str
 ) -> None:
-    # The word is in those days' reports only (an issue title quoted in both languages;
+    # The word is in those days' reports only (a comment quoted in both languages;
     # Pagefind segments Chinese words in the Chinese pages' index only).
     holding = sorted(
         p.relative_to(site).as_posix().removesuffix(".json") + ".html"

@@ -144,6 +144,7 @@ class Analyst:
                 structured_output=config.structured_output,
                 token_budget=config.token_budget,
                 max_wait=config.max_wait,
+                max_in_flight=config.max_concurrency,
                 **settings,
             )
         )

@@ -98,6 +98,9 @@ class ProviderSettings:
     backoff: float = 1.0  # seconds before the first retry; doubles, with ±50 % jitter
     max_wait: float = 60.0  # seconds of retry waits per run, all requests together
     breaker_threshold: int = 3  # consecutive failed requests that open the breaker
+    # Requests on the wire at once, the whole run together: `tidings run` builds several
+    # repositories' reports at once, each with its own pool of map calls (docs/scale.md).
+    max_in_flight: int = 4
 
 
 class Provider:
@@ -131,6 +134,7 @@ class Provider:
         self._consecutive_failures = 0
         self.breaker_open = False
         self._reserved = 0
+        self._in_flight = threading.BoundedSemaphore(max(1, settings.max_in_flight))
         self._local = threading.local()  # tokens of this thread's current `ask`
 
     @property
@@ -211,7 +215,9 @@ class Provider:
         while True:
             mode = self.mode
             try:
-                content = self._request(messages, schema, max_tokens, mode)
+                # A slot per request, not per retry loop: nobody holds one while sleeping.
+                with self._in_flight:
+                    content = self._request(messages, schema, max_tokens, mode)
             except openai.BadRequestError as exc:
                 if self._step_down(exc, mode):
                     continue  # same request in the next structured-output mode

@@ -31,7 +31,7 @@ import typer
 from sqlalchemy.exc import SQLAlchemyError
 
 from tidings import console
-from tidings.cli import data, deliver, reports, site, start  # noqa: F401  (each registers its commands)
+from tidings.cli import data, deliver, queue, reports, site, start  # noqa: F401  (each registers its commands)
 from tidings.cli.app import NOTES, app, say, warn
 from tidings.errors import TidingsError, TidingsWarning
 

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from tidings import api, console
 from tidings.cli.app import JsonOpt, LLMOpt, PdfOpt, app, say, state, warn
+
+if TYPE_CHECKING:
+    from tidings.runner import RepoOutcome
 
 site_app = typer.Typer(help="Build the static report site (docs/site.md).", no_args_is_help=True)
 app.add_typer(site_app, name="site")
@@ -63,6 +66,10 @@ def serve(
         server.server_close()
 
 
+# More repositories than this: `tidings run` prints a summary and the failures, not a table.
+TABLE_ROWS = 20
+
+
 @app.command("run")
 def run_cmd(
     ctx: typer.Context,
@@ -72,6 +79,31 @@ def run_cmd(
     site: Annotated[bool, typer.Option("--site/--no-site", help="Rebuild the site.")] = True,
     pdf: PdfOpt = None,
     llm: LLMOpt = None,
+    concurrency: Annotated[
+        int | None,
+        typer.Option(
+            "--concurrency",
+            min=1,
+            max=64,
+            help="Repositories worked on at once (default: [run] concurrency, 4).",
+        ),
+    ] = None,
+    full_history: Annotated[
+        bool,
+        typer.Option(
+            "--full-history",
+            help="A repository's first sync reads its whole history, not the last "
+            "[run] first_sync_days (14) days and the week they start in.",
+        ),
+    ] = False,
+    queue: Annotated[
+        bool,
+        typer.Option(
+            "--queue",
+            help="Do not run here: enqueue a job per repository for `tidings worker` "
+            "processes on any machine sharing the PostgreSQL store (docs/scale.md).",
+        ),
+    ] = False,
     lookback: Annotated[
         int | None,
         typer.Option(
@@ -79,7 +111,8 @@ def run_cmd(
             min=1,
             metavar="DAYS",
             help="A repository never synced into this store reads only its last DAYS days "
-            "(default: its whole history). Later syncs resume either way.",
+            "and the week they start in (default: [run] first_sync_days, 14). Later syncs "
+            "resume either way.",
         ),
     ] = None,
     notify: Annotated[
@@ -94,6 +127,13 @@ def run_cmd(
     """Sync every repository in tidings.toml, write the due reports, rebuild the site,
     announce what is new."""
     run = state(ctx)
+    if queue:
+        from tidings.cli.queue import enqueue_run
+
+        enqueue_run(
+            run, days=days, site=site, pdf=pdf, llm=llm, full_history=full_history, as_json=as_json
+        )
+        return
     with console.progress_display() as progress:
         result = api.run(
             run.db,
@@ -103,6 +143,8 @@ def run_cmd(
             pdf=pdf,
             llm=llm,
             progress=progress,
+            concurrency=concurrency,
+            full_history=full_history,
             lookback=lookback,
             notify=notify,
         )
@@ -111,7 +153,14 @@ def run_cmd(
     if as_json:
         console.emit_json(result.to_dict())
     else:
-        console.out.print(console.run_table(result.repositories))
+        outcomes = result.repositories
+        if len(outcomes) <= TABLE_ROWS:
+            console.out.print(console.run_table(outcomes))
+        else:  # one line per failure, then the summary below
+            for outcome in outcomes:
+                if not outcome.ok:
+                    say(f"failed: {outcome.repo}: {outcome.error}")
+        say(run_summary(outcomes))
         if (usage := result.usage) is not None:  # what this run cost; reports say what it wrote
             say(
                 f"model: {usage.calls} requests, {usage.prompt_tokens} prompt and "
@@ -129,3 +178,13 @@ def run_cmd(
         raise result.site_error
     if not result.ok:
         raise typer.Exit(1)
+
+
+def run_summary(outcomes: list[RepoOutcome]) -> str:
+    failed = sum(1 for o in outcomes if not o.ok)
+    written = sum(len(o.written) for o in outcomes)
+    unchanged = sum(o.unchanged for o in outcomes)
+    return (
+        f"run: {len(outcomes)} repositories, {len(outcomes) - failed} ok, {failed} failed; "
+        f"{written} reports written, {unchanged} unchanged"
+    )

@@ -8,17 +8,15 @@ worked: hot files, hot directories, themes and the importance ranking leave it o
 Generated files are recognised by path (`DEFAULT_GENERATED` plus the repository's
 `generated_paths` globs; GitHub's `linguist-generated` attribute is not in the store, so a
 repository that marks files that way lists the same globs in its config). Bot PRs are those
-whose author GitHub marks as a bot, whose login ends in `[bot]` or is listed under `bots`, and,
-for a history read from a git clone (names, not logins), automation names such as
-`vllm-ascend-ci` or `github-actions`.
+whose author is a bot (facts/actors.py says who is), except reverts: a revert opened by
+automation is still news.
 """
 
 from __future__ import annotations
 
-import re
-
 from tidings.config import RepoConfig
-from tidings.facts.actors import is_bot, is_git_name
+from tidings.facts.actors import is_bot_author
+from tidings.facts.reverts import is_revert
 from tidings.globs import any_match
 
 # fmt: off
@@ -37,13 +35,6 @@ DEFAULT_GENERATED = (
 # fmt: on
 _DEFAULTS = list(DEFAULT_GENERATED)
 
-# Automation that commits under a plain name in git histories (no GitHub account type there).
-_GIT_BOT_NAME = re.compile(
-    r"(?:\[bot\]|[-_ ]bot|[-_ ]ci|[-_ ]automation|^github-actions|^dependabot|^renovate|"
-    r"^pre-commit-ci|^mergify)$",
-    re.IGNORECASE,
-)
-
 
 def is_generated(path: str, repo: RepoConfig) -> bool:
     return any_match(_DEFAULTS, path) or (
@@ -51,14 +42,14 @@ def is_generated(path: str, repo: RepoConfig) -> bool:
     )
 
 
-def is_bot_author(
-    author: str | None, author_type: str | None, repo: RepoConfig, *, git: bool = False
+def is_bot_pr(
+    author: str | None,
+    author_type: str | None,
+    title: str,
+    body: str | None,
+    repo: RepoConfig,
+    *,
+    git: bool = False,
 ) -> bool:
-    """A bot by GitHub's account type, its login or the config; for a git name (`git`, or
-    the git source's author type), also by the shape of the name: automation names such as
-    `vllm-ascend-ci`, which no person's name has."""
-    if is_bot(author, author_type, repo.bots):
-        return True
-    if author is None or not (git or is_git_name(author_type)):
-        return False
-    return _GIT_BOT_NAME.search(author.strip()) is not None
+    """A PR a bot opened that is no revert: out of themes, hot files and the ranking."""
+    return is_bot_author(author, author_type, repo.bots, git=git) and not is_revert(title, body)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from tidings.config import RepoConfig
 from tidings.facts.activity_data import WindowData
-from tidings.facts.generated import is_bot_author, is_generated
+from tidings.facts.generated import is_bot_pr, is_generated
 from tidings.facts.reverts import is_revert
 from tidings.globs import any_match
 
@@ -60,7 +60,7 @@ def score_merged(data: WindowData, repo: RepoConfig) -> list[Scored]:
             [(f.path, f.additions + f.deletions) for f in files if not is_generated(f.path, repo)]
         )
         revert = is_revert(item.title, item.body)
-        if is_bot_author(item.author, item.author_type, repo) and not revert:
+        if is_bot_pr(item.author, item.author_type, item.title, item.body, repo):
             scored.append(Scored(number, 0.0, {"bot": 0.0}, dirs))
             continue
         generated = sum(f.additions + f.deletions for f in files if is_generated(f.path, repo))

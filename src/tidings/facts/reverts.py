@@ -1,91 +1,167 @@
-"""Which PR a revert undoes, read from its title and body, and from the store's merge commits.
+"""Which PRs are reverts, and which PR each undoes: read from the text, then from the store.
 
-A revert is news: something merged did not hold. The report names and links the PR it
-reverts, so the reader does not have to open the revert to learn what went back. Forms read:
-GitHub's revert button (`Revert "Title"` with `Reverts owner/repo#N` in the body), a
-squash-merged revert's title (`Revert "Title (#N)"`), tools that write `Revert "Title" (#N)`,
-`Original PR: #N` / `Revert of PR #N`, and git's `This reverts commit <sha>`, looked up among
-the stored PRs' merge commits.
+A revert is news: something merged did not hold. The risk rules tag it (facts/risk.py), the
+weekly names and links the PR it reverts and ranks it high (facts/weekly.py, importance.py,
+report/weekly.py); all of them read reverts here, so a PR is a revert, and reverts the same PR,
+wherever it is shown.
+
+Forms read: a title that starts with `Revert`/`Reverts`/`Reverted` or `[Revert]` after any
+`[Tag]`s, or says `(reverts #N)`; a body with git's `This reverts commit <sha>` or GitHub's
+revert button's `Reverts owner/repo#N`. The reverted PR, most explicit first: the body's
+`Reverts owner/repo#N`, `revert of PR #N`, `Original PR: #N`; the title's `reverts #N`, a
+squash title's `(#N)` (inside a quoted title or after it), any `#N`; a `revert … /pull/N` link
+in the body. Where the text names none, the store answers (link): the PR whose merge commit is
+the reverted commit, else the last PR merged before with the quoted title.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from tidings.store import schema
 
-_IS_REVERT = re.compile(r"^\s*(?:\[[^\]]*\]\s*)*(?:\[revert\]|revert\b)", re.IGNORECASE)
-_QUOTED = re.compile(r"revert\s+[\"“](?P<inner>.*)[\"”]\s*(?:\(#(?P<after>\d+)\))?", re.IGNORECASE)
-_INNER_NUMBER = re.compile(r"\(#(\d+)\)\s*$")
-_TITLE_NUMBER = re.compile(r"\brevert(?:s|ing)?\s+(?:pr\s+|pull request\s+)?#(\d+)", re.IGNORECASE)
-_BODY_NUMBER = re.compile(
-    r"(?:^|\n)\s*(?:reverts?|revert of (?:pr|pull request)|original pr\s*:)\s*"
-    r"(?:(?:pr|pull request)\s+)?(?:[\w.-]+/[\w.-]+)?#(\d+)",
+# `Revert …`, `[Revert] …`, `[CI]: revert …`, or a `(reverts #N)` anywhere in the title.
+_REVERT_TITLE = re.compile(
+    r"^\s*(?:\[[^\]]*\]\s*:?\s*)*(?:revert(?:s|ed)?\b|\[revert\])|\(reverts?\s+#\d+\)",
     re.IGNORECASE,
 )
-_BODY_SHA = re.compile(r"this reverts commit ([0-9a-f]{7,40})", re.IGNORECASE)
+# git's `revert` message, and GitHub's "Revert" button ("Reverts owner/repo#N").
+_REVERT_BODY = re.compile(
+    r"\bThis reverts commit [0-9a-f]{7,40}|^Reverts [\w.-]+/[\w.-]+#\d+",
+    re.IGNORECASE | re.MULTILINE,
+)
+_REVERTED_SHA = re.compile(r"This reverts commit ([0-9a-f]{7,40})", re.IGNORECASE)
+_OWNER_REPO = r"(?:[\w.-]+/[\w.-]+)?"
+# The reverted PR, most explicit first (see the module's docstring).
+_REVERTED_NUMBER: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("body", re.compile(r"^Reverts [\w.-]+/[\w.-]+#(\d{1,9})", re.IGNORECASE | re.MULTILINE)),
+    (
+        "body",
+        re.compile(
+            rf"\brevert(?:s|ed|ing)?\s+(?:of\s+)?(?:(?:pr|pull request)\s+)?{_OWNER_REPO}"
+            r"#(\d{1,9})\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "body",
+        re.compile(
+            rf"^\s*original pr\s*:\s*{_OWNER_REPO}#(\d{{1,9}})\b", re.IGNORECASE | re.MULTILINE
+        ),
+    ),
+    ("title", re.compile(r"\brevert(?:s|ed|ing)?\s+(?:of\s+)?(?:pr\s+)?#(\d{1,9})\b", re.I)),
+    ("title", re.compile(r"\(#(\d{1,9})\)")),
+    ("title", re.compile(r"#(\d{1,9})\b")),
+    ("body", re.compile(r"\brevert(?:s|ed|ing)?\b[^\n]{0,40}?/pull/(\d{1,9})\b", re.I)),
+)
+# The reverted PR's title, as GitHub's button and `git revert` quote it: Revert "…".
+_REVERTED_TITLE = re.compile(r"revert(?:s|ed)?\s*[:\]]?\s*[\"“](.+)[\"”]", re.IGNORECASE)
+# A squash title's trailing "(#N)": inside a quoted title it names the reverted PR.
+_OWN_NUMBER = re.compile(r"\s*\(#\d{1,9}\)\s*$")
+
+# The store's answers: "which PR merged this commit" and "which PR, merged before this time,
+# had this title".
+BySha = Callable[[str], int | None]
+ByTitle = Callable[[str, datetime], int | None]
+
+
+@dataclass(frozen=True, slots=True)
+class RevertRef:
+    """What a revert's title and body say about the PR it reverts."""
+
+    number: int | None  # named in the text
+    sha: str | None  # "This reverts commit …"
+    title: str | None  # the quoted title of the reverted PR
+
+
+def revert_ref(title: str, body: str | None, number: int | None = None) -> RevertRef | None:
+    """The reverted PR as the text names it, or None when the PR is no revert. `number` is the
+    revert's own: a squash title may carry it, and a PR does not revert itself."""
+    body = body or ""
+    says = bool(_REVERT_TITLE.search(title))
+    if not (says or _REVERT_BODY.search(body)):
+        return None
+    named = None
+    for where, pattern in _REVERTED_NUMBER:
+        if where == "title" and not says:
+            # A title that is no revert's ("Reapply "X (#N)"") names the PR it brings back.
+            continue
+        found = (int(m.group(1)) for m in pattern.finditer(title if where == "title" else body))
+        named = next((n for n in found if n != number), None)
+        if named is not None:
+            break
+    sha = _REVERTED_SHA.search(body)
+    quoted = _REVERTED_TITLE.search(title)
+    return RevertRef(
+        number=named,
+        sha=sha.group(1).lower() if sha else None,
+        title=_OWN_NUMBER.sub("", quoted.group(1)).strip() if quoted else None,
+    )
 
 
 def is_revert(title: str, body: str | None = None) -> bool:
-    return bool(_IS_REVERT.match(title)) or bool(body and _BODY_SHA.search(body))
+    return revert_ref(title, body) is not None
 
 
 def reverted_number(number: int, title: str, body: str | None) -> int | None:
     """The PR number a revert names in its title or body, or None (not a revert, or it names
     only a commit)."""
-    found: list[int] = []
-    if _IS_REVERT.match(title):
-        quoted = _QUOTED.search(title)
-        if quoted:
-            inner = _INNER_NUMBER.search(quoted["inner"])
-            if inner:
-                found.append(int(inner.group(1)))
-            if quoted["after"]:
-                found.append(int(quoted["after"]))
-        found += [int(x) for x in _TITLE_NUMBER.findall(title)]
-    if body:
-        found += [int(x) for x in _BODY_NUMBER.findall(body)]
-    return next((n for n in found if n != number), None)
+    ref = revert_ref(title, body, number)
+    return ref.number if ref else None
 
 
-def reverted_shas(body: str | None) -> list[str]:
-    return [s.lower() for s in _BODY_SHA.findall(body or "")]
+def revert_line(title: str, body: str | None) -> str | None:
+    """The words that make the PR a revert: its title, else the body's revert line."""
+    if _REVERT_TITLE.search(title):
+        return title
+    match = _REVERT_BODY.search(body or "")
+    return match.group(0) if match else None
 
 
-def resolve_reverts(
-    conn: Connection, repo_id: int, prs: Iterable[tuple[int, str, str | None]]
-) -> dict[int, int]:
-    """Revert PR number -> the PR it reverts, for each (number, title, body) that is a revert
-    and names a PR or a stored PR's merge commit."""
-    out: dict[int, int] = {}
-    by_sha: dict[int, list[str]] = {}
-    for number, title, body in prs:
-        if not is_revert(title, body):
-            continue
-        named = reverted_number(number, title, body)
-        if named is not None:
-            out[number] = named
-        elif shas := reverted_shas(body):
-            by_sha[number] = shas
+def link(
+    ref: RevertRef, number: int, merged_at: datetime, by_sha: BySha, by_title: ByTitle
+) -> int | None:
+    """The PR a revert whose text names none undoes, as the store tells: by the reverted commit
+    (a PR's merge commit), else by the quoted title of a PR merged before it."""
+    found = None
+    if ref.number is None:
+        if ref.sha:
+            found = by_sha(ref.sha)
+        if found is None and ref.title:
+            found = by_title(ref.title, merged_at)
+    return found if found != number else None
+
+
+def store_lookups(conn: Connection, repo_id: int) -> tuple[BySha, ByTitle]:
+    """The store's answers to "which PR merged this commit" and "which PR, merged before,
+    had this title" (a week holds a few reverts: one small query each)."""
     it = schema.items
-    for number, shas in by_sha.items():
-        for sha in shas:
-            row = conn.execute(
-                sa.select(it.c.number).where(
-                    it.c.repo_id == repo_id,
-                    it.c.kind == "pr",
-                    it.c.merge_commit_sha.like(f"{sha}%"),
-                    it.c.number != number,
-                )
-            ).first()
-            if row is not None:
-                out[number] = int(row.number)
-                break
-    return out
+    merged = sa.and_(it.c.repo_id == repo_id, ~it.c.deleted, it.c.kind == "pr")
+
+    def by_sha(sha: str) -> int | None:
+        found = conn.execute(
+            sa.select(it.c.number)
+            .where(merged, it.c.merge_commit_sha.startswith(sha, autoescape=True))
+            .limit(2)
+        ).scalars()
+        numbers = list(found)
+        return numbers[0] if len(numbers) == 1 else None  # an ambiguous short sha links none
+
+    def by_title(title: str, before: datetime) -> int | None:
+        return conn.execute(
+            sa.select(it.c.number)
+            .where(merged, it.c.title == title, it.c.merged_at < before)
+            .order_by(it.c.merged_at.desc())
+            .limit(1)
+        ).scalar()
+
+    return by_sha, by_title
 
 
 def reverted_titles(conn: Connection, repo_id: int, numbers: Iterable[int]) -> dict[int, str]:

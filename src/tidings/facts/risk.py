@@ -17,7 +17,7 @@ from __future__ import annotations
 import ast
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from difflib import SequenceMatcher
@@ -27,6 +27,14 @@ from typing import TYPE_CHECKING, Literal, get_args
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from tidings.facts.reverts import (
+    BySha,
+    ByTitle,
+    link,
+    revert_line,
+    revert_ref,
+    store_lookups,
+)
 from tidings.globs import compile_glob
 from tidings.store import schema
 from tidings.store.gaps import read_gaps
@@ -68,33 +76,6 @@ MAX_EVIDENCE = 5
 
 # An assert statement (not a comment or a word inside a string): it vanishes under `python -O`.
 _ASSERT = re.compile(r"^\s*assert\b")
-# `Revert …`, `[Revert] …`, `[CI]: revert …`, or a `(reverts #N)` anywhere in the title.
-_REVERT_TITLE = re.compile(
-    r"^\s*(?:\[[^\]]*\]\s*:?\s*)*(?:revert(?:s|ed)?\b|\[revert\])|\(reverts?\s+#\d+\)",
-    re.IGNORECASE,
-)
-# git's `revert` message, and GitHub's "Revert" button ("Reverts owner/repo#N").
-_REVERT_BODY = re.compile(
-    r"^(?:This reverts commit [0-9a-f]{7,40}|Reverts [\w.-]+/[\w.-]+#\d+)",
-    re.IGNORECASE | re.MULTILINE,
-)
-_REVERTED_SHA = re.compile(r"This reverts commit ([0-9a-f]{7,40})", re.IGNORECASE)
-# The reverted PR, most explicit first: the body's "Reverts o/r#N" (GitHub's button) or
-# "revert of PR #N", the title's "reverts #N" or "(#N)" (a quoted squash title), any `#N` in
-# the title, then a "revert … /pull/N" link in the body.
-_REVERTED_NUMBER: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("body", re.compile(r"^Reverts [\w.-]+/[\w.-]+#(\d{1,9})", re.IGNORECASE | re.MULTILINE)),
-    ("body", re.compile(r"\brevert(?:s|ed|ing)?\s+(?:of\s+)?(?:pr\s+)?#(\d{1,9})\b", re.I)),
-    ("title", re.compile(r"\brevert(?:s|ed|ing)?\s+(?:of\s+)?(?:pr\s+)?#(\d{1,9})\b", re.I)),
-    ("title", re.compile(r"\(#(\d{1,9})\)")),
-    ("title", re.compile(r"#(\d{1,9})\b")),
-    ("body", re.compile(r"\brevert(?:s|ed|ing)?\b[^\n]{0,40}?/pull/(\d{1,9})\b", re.I)),
-)
-# The reverted PR's title, as GitHub's button and `git revert` quote it: Revert "…".
-_REVERTED_TITLE = re.compile(r"revert(?:s|ed)?\s*[:\]]?\s*\"(.+)\"", re.IGNORECASE)
-# A squash title's trailing "(#N)": inside a quoted title it names the reverted PR.
-_OWN_NUMBER = re.compile(r"\s*\(#\d{1,9}\)\s*$")
-
 # A test switched off in place: an unconditional skip or xfail marker, `skipif(True`, or a
 # skipif whose reason says the test is broken (a platform gate is not a lost test).
 _DISABLED = re.compile(
@@ -298,54 +279,21 @@ def _pin_bump(removed: str, added: str) -> bool:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class RevertRef:
-    """What a revert's title and body say about the PR it reverts."""
-
-    number: int | None  # named in the text
-    sha: str | None  # "This reverts commit …"
-    title: str | None  # the quoted title of the reverted PR
-
-
-def revert_ref(title: str, body: str | None) -> RevertRef | None:
-    """The reverted PR as the text names it, or None when the PR is no revert."""
-    body = body or ""
-    if not (_REVERT_TITLE.search(title) or _REVERT_BODY.search(body)):
-        return None
-    number = None
-    for where, pattern in _REVERTED_NUMBER:
-        match = pattern.search(title if where == "title" else body)
-        if match:
-            number = int(match.group(1))
-            break
-    sha = _REVERTED_SHA.search(body)
-    quoted = _REVERTED_TITLE.search(title)
-    return RevertRef(
-        number=number,
-        sha=sha.group(1).lower() if sha else None,
-        title=_OWN_NUMBER.sub("", quoted.group(1)).strip() if quoted else None,
-    )
-
-
-def link_reverts(
-    prs: Sequence[MergedPR],
-    by_sha: Callable[[str], int | None],
-    by_title: Callable[[str, datetime], int | None],
-) -> list[MergedPR]:
-    """Each revert whose text names no PR, linked to the one it reverts: by the reverted
-    commit (`This reverts commit …`, the PR's merge commit) or by the quoted title of a PR
-    merged before it. The lookups are the store's (load_merged) or an index's (tests)."""
+def link_reverts(prs: Sequence[MergedPR], by_sha: BySha, by_title: ByTitle) -> list[MergedPR]:
+    """Each revert whose text names no PR, linked to the one it reverts (reverts.link). The
+    lookups are the store's (load_merged) or an index's (tests)."""
     out: list[MergedPR] = []
     for pr in prs:
-        ref = revert_ref(pr.title, pr.body)
-        found = None
-        if ref is not None and ref.number is None:
-            if ref.sha:
-                found = by_sha(ref.sha)
-            if found is None and ref.title:
-                found = by_title(ref.title, pr.merged_at)
-        out.append(replace(pr, reverted=found) if found not in (None, pr.number) else pr)
+        ref = revert_ref(pr.title, pr.body, pr.number)
+        found = link(ref, pr.number, pr.merged_at, by_sha, by_title) if ref else None
+        out.append(replace(pr, reverted=found) if found is not None else pr)
     return out
+
+
+def reverted_pr(pr: MergedPR) -> int | None:
+    """The PR this one reverts, as its text names it or the store linked it, else None."""
+    ref = revert_ref(pr.title, pr.body, pr.number)
+    return (ref.number or pr.reverted) if ref else None
 
 
 # -- the rules ---------------------------------------------------------------------------------
@@ -604,12 +552,10 @@ class _Rules:
         return self.tag("assert_validation", out) if out else None
 
     def revert(self, pr: MergedPR, view: _View) -> RiskTag | None:
-        ref = revert_ref(pr.title, pr.body)
-        if ref is None:
+        line = revert_line(pr.title, pr.body)
+        if line is None:
             return None
-        match = _REVERT_TITLE.search(pr.title)
-        line = pr.title if match else _REVERT_BODY.search(pr.body or "").group(0)  # type: ignore[union-attr]
-        reverted = ref.number or pr.reverted
+        reverted = reverted_pr(pr)
         numbers = {"reverts": reverted} if reverted else {}
         return self.tag("revert", [Evidence(line=line[:200], numbers=numbers)])
 
@@ -827,35 +773,7 @@ def load_merged(conn: Connection, repo_id: int, start: datetime, end: datetime) 
         )
         for r in rows
     ]
-    return link_reverts(prs, *_revert_lookups(conn, repo_id))
-
-
-def _revert_lookups(
-    conn: Connection, repo_id: int
-) -> tuple[Callable[[str], int | None], Callable[[str, datetime], int | None]]:
-    """The store's answers to "which PR merged this commit" and "which PR, merged before,
-    had this title" (a week holds a few reverts: one small query each)."""
-    it = schema.items
-    merged = sa.and_(it.c.repo_id == repo_id, ~it.c.deleted, it.c.kind == "pr")
-
-    def by_sha(sha: str) -> int | None:
-        found = conn.execute(
-            sa.select(it.c.number)
-            .where(merged, it.c.merge_commit_sha.startswith(sha, autoescape=True))
-            .limit(2)
-        ).scalars()
-        numbers = list(found)
-        return numbers[0] if len(numbers) == 1 else None  # an ambiguous short sha links none
-
-    def by_title(title: str, before: datetime) -> int | None:
-        return conn.execute(
-            sa.select(it.c.number)
-            .where(merged, it.c.title == title, it.c.merged_at < before)
-            .order_by(it.c.merged_at.desc())
-            .limit(1)
-        ).scalar()
-
-    return by_sha, by_title
+    return link_reverts(prs, *store_lookups(conn, repo_id))
 
 
 def _chunks(values: list[int], size: int = 500) -> Iterable[list[int]]:

@@ -17,10 +17,18 @@ from sqlalchemy.engine import Connection
 from tidings.config import RepoConfig
 from tidings.facts.activity_data import WindowData, load_window
 from tidings.facts.evidence import PREvidence
-from tidings.facts.generated import is_bot_author, is_generated
+from tidings.facts.generated import is_bot_pr, is_generated
 from tidings.facts.importance import Scored, score_merged
-from tidings.facts.reverts import is_revert, resolve_reverts, reverted_titles
-from tidings.facts.risk import MergedPR, RiskTag, RiskTagName, assess_all, load_merged, risk_score
+from tidings.facts.reverts import reverted_titles
+from tidings.facts.risk import (
+    MergedPR,
+    RiskTag,
+    RiskTagName,
+    assess_all,
+    load_merged,
+    reverted_pr,
+    risk_score,
+)
 from tidings.facts.roles import load_roles
 from tidings.facts.stats import data_as_of, directory_of
 from tidings.facts.topics import TopicMatch, topic_matches
@@ -107,12 +115,7 @@ def load_week(conn: Connection, repo_id: int, repo: RepoConfig, window: Window) 
     )
     sources = Counter("git" if p.source == "git" else "api" for p in prs)
     # A revert opened by automation is still news: it stays a person's change here.
-    bots = frozenset(
-        p.number
-        for p in prs
-        if is_bot_author(p.author, None, repo, git=p.source == "git")
-        and not is_revert(p.title, p.body)
-    )
+    bots = frozenset(p.number for p in prs if _bot_pr(p, repo))
     rank = {n: k for k, n in enumerate(ranked)}
     merged = {p.number for p in prs}
     tracks = [
@@ -125,7 +128,8 @@ def load_week(conn: Connection, repo_id: int, repo: RepoConfig, window: Window) 
         )
         for topic in repo.topics
     ]
-    reverts = resolve_reverts(conn, repo_id, [(p.number, p.title, p.body) for p in prs])
+    # load_merged linked each revert through the store; the risk tag reads the same link.
+    reverts = {p.number: n for p in prs if (n := reverted_pr(p)) is not None}
     return WeekFacts(
         window=window,
         prev_window=prev_window,
@@ -257,13 +261,15 @@ def risk_counts(facts: WeekFacts) -> Counter[RiskTagName]:
 # -- themes ----------------------------------------------------------------------------------
 
 
+def _bot_pr(pr: MergedPR, repo: RepoConfig) -> bool:
+    return is_bot_pr(pr.author, None, pr.title, pr.body, repo, git=pr.source == "git")
+
+
 def _by_bot(pr: MergedPR, facts: WeekFacts) -> bool:
     if pr.number in facts.bots:
         return True
     # Last week's PRs are not in `bots`: judged the same way here.
-    return facts.repo is not None and is_bot_author(
-        pr.author, None, facts.repo, git=pr.source == "git"
-    )
+    return facts.repo is not None and _bot_pr(pr, facts.repo)
 
 
 # Top directories that say where the work was only in general terms: tests, docs, CI, tools.

@@ -32,15 +32,22 @@ def one_line(text: str | None) -> str:
 _CODE_SPAN = re.compile(r"(`+)([^`]+?)\1")
 
 
+def clip(text: str | None, limit: int | None = None) -> str:
+    """Text on one line, cut to `limit` characters with an ellipsis: what a Markdown line and
+    an HTML page show of a long excerpt, cut at the same place."""
+    flat = one_line(text)
+    if limit is not None and len(flat) > limit:
+        flat = flat[: limit - 1].rstrip() + "…"
+    return flat
+
+
 def md_inline(text: str | None, *, limit: int | None = None) -> str:
     """Untrusted text as one inert line of Markdown, keeping its `code spans` readable.
 
     Code spans are inert by nature (no links, HTML or mentions inside), so they pass through
     as code; everything between them goes through `md_text`.
     """
-    flat = one_line(text)
-    if limit is not None and len(flat) > limit:
-        flat = flat[: limit - 1].rstrip() + "…"
+    flat = clip(text, limit)
     out: list[str] = []
     pos = 0
     for match in _CODE_SPAN.finditer(flat):

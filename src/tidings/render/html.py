@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
@@ -21,6 +20,8 @@ from markupsafe import Markup, escape
 
 from tidings.config import Lang
 from tidings.names import profile_path
+from tidings.render import common as c
+from tidings.render.escape import clip
 from tidings.report import model as m
 from tidings.report import weekly_model as w
 from tidings.textsafe import clean
@@ -135,10 +136,10 @@ def summary_line(text: str, limit: int = 200) -> str:
     return cut.rstrip(",;:，；：") + "…"
 
 
-def prose(text: str | None) -> Markup:
+def prose(text: str | None, limit: int | None = None) -> Markup:
     """Plain report text as HTML: escaped, with its `code spans` shown as code (inert either
-    way, so nothing a stranger wrote can become markup)."""
-    text = text or ""
+    way, so nothing a stranger wrote can become markup); `limit` cuts it as the Markdown does."""
+    text = clip(text, limit) if limit is not None else text or ""
     out: list[Markup] = []
     pos = 0
     for match in _CODE_SPAN.finditer(text):
@@ -167,6 +168,29 @@ class Words:
 
     def join(self, parts: Iterable[str | Markup]) -> Markup:
         return escape(self.sep).join(parts)
+
+
+class HtmlWriter(c.Writer):
+    """render/common.py's decisions written as HTML: data escaped (its `code spans` as code),
+    our sentences escaped too, with the pieces already made Markup put in as they are."""
+
+    def text(self, value: str | None) -> str:
+        return prose(value)
+
+    def code(self, value: str) -> str:
+        return code(value)
+
+    def fixed(self, value: str) -> str:
+        return escape(value)
+
+    def say(self, key: str, **values: object) -> str:
+        return escape(self.table[key]).format(**values)
+
+    def join(self, parts: Iterable[str], sep: str | None = None) -> str:
+        return escape(self.sep if sep is None else sep).join(parts)
+
+    def plain(self, value: str) -> str:
+        return escape(value)
 
 
 def code(text: str) -> Markup:
@@ -230,22 +254,6 @@ class ReportLinks:
         )
 
 
-def _footer_line(report: m.DailyReport, words: Words) -> str:
-    p = report.provenance
-    counts = words.sep.join(
-        f"{words.tr('a_' + key)} {count}" for key, count in p.list_counts.items()
-    )
-    return words.tr(
-        "footer",
-        version=p.tool_version,
-        window=p.window_utc,
-        as_of=p.data_as_of.strftime("%Y-%m-%dT%H:%M:%SZ") if p.data_as_of else words.tr("unknown"),
-        generated=p.generated_at.strftime("%Y-%m-%dT%H:%M:%SZ"),
-        counts=counts,
-        writer=words.tr("writer_" + p.writer),
-    )
-
-
 def daily_sections(report: m.DailyReport, words: Words) -> list[tuple[str, str]]:
     """(anchor, heading) of each section, in page order: the table of contents."""
     sections = [("summary", words.tr("h_summary"))]
@@ -289,25 +297,14 @@ def render_daily_html(
     """The daily report as one self-contained HTML page (inline CSS, no script)."""
     words = Words(report.lang)
     links = ReportLinks(report.repo_url, words)
-
-    def reason(text: str) -> Markup:
-        kind, _, value = text.partition(":")
-        if f"reason_{kind}" not in words.table:
-            return escape(text)
-        return words.trm(f"reason_{kind}", v=code(value))
-
-    def part(name: str, value: float) -> Markup:
-        if name.startswith("label:"):
-            return words.trm("part_label", name=code(name[6:]), v=f"{value:g}")
-        if f"part_{name}" not in words.table:
-            return escape(f"{name} {value:g}")
-        return words.trm(f"part_{name}", v=f"{value:g}")
-
-    def score_parts(change: m.KeyChange) -> Markup:
-        return words.join(part(name, value) for name, value in change.score_parts.items())
+    wr = HtmlWriter(words.table)
 
     def people(counts: list[m.Count]) -> Markup:
-        return words.join(words.trm("act_count", who=links.person(c), n=c.count) for c in counts)
+        return words.join(words.trm("act_count", who=links.person(x), n=x.count) for x in counts)
+
+    def first_timers(xs: list[m.FirstTimer]) -> Markup:
+        # A git author's name is text anyone can set: never a profile link.
+        return words.join(escape(x.login) if x.git_name else links.who(x.login) for x in xs)
 
     title = report_title(report)
     return render_template(
@@ -324,10 +321,14 @@ def render_daily_html(
         issue_link=links.issue_link,
         who=links.who,
         author=links.author,
-        reason=reason,
-        score_parts=score_parts,
+        reasons=lambda texts: c.reasons(wr, texts),
+        score_parts=lambda change: c.score_parts(wr, change.score_parts),
         people=people,
-        footer_line=_footer_line(report, words),
+        first_timers=first_timers,
+        stats=c.stat_cells(report),
+        needs_api=c.needs_api(report),
+        footer_line=c.daily_footer(wr, report),
+        footer_llm=c.llm_footer(wr, report.provenance.llm),
     )
 
 
@@ -366,6 +367,29 @@ def render_template(name: str, **context: Any) -> str:
 # -- the weekly report ---------------------------------------------------------------------
 
 
+def weekly_sections(report: w.WeeklyReport) -> list[tuple[str, str]]:
+    """(anchor, heading) of each section of the weekly page, in page order."""
+
+    def wtr(key: str, **values: object) -> str:
+        return weekly_words.wt(report.lang, key, **values)
+
+    sections = [("highlights", wtr("h_highlights"))]
+    sections += [
+        (f"track-{k}", wtr("h_tracks", title=t.title)) for k, t in enumerate(report.tracks, start=1)
+    ]
+    for anchor, key in [
+        ("risks", "h_risks"),
+        ("summary", "h_exec"),
+        ("changes", "h_changes"),
+        ("trends", "h_trends"),
+        ("key-prs", "h_key"),
+        ("follow-ups", "h_follow"),
+        ("appendix", "h_appendix"),
+    ]:
+        sections.append((anchor, wtr(key)))
+    return sections
+
+
 def render_weekly_html(
     report: w.WeeklyReport, chrome: PageChrome | None = None, *, canonical: str | None = None
 ) -> str:
@@ -374,7 +398,7 @@ def render_weekly_html(
     words = Words(lang)
     links = ReportLinks(report.repo_url, words)
     table = weekly_words.TEXT[lang]
-    tag_name = weekly_words.tag_name
+    wr = HtmlWriter(table)
 
     def wtr(key: str, **values: object) -> str:
         return weekly_words.wt(lang, key, **values)
@@ -387,106 +411,41 @@ def render_weekly_html(
             return escape(pr.author_name)
         return links.who(pr.item.author)
 
-    def tags_line(tags: list[w.RiskTag]) -> str:
-        return words.sep.join(tag_name(lang, t.tag) for t in tags) if tags else wtr("appendix_none")
-
-    def evidence(tag: w.RiskTag) -> Markup:
-        shown: list[Markup] = []
-        for e in tag.evidence[:3]:
-            n = dict(e.numbers)
-            path = code(e.path) if e.path else Markup("")
-            key = f"ev_{tag.tag}"
-            if tag.tag == "tests_removed" and n.get("deleted_file"):
-                key = "ev_tests_removed_deleted"
-            if tag.tag == "tests_removed" and n.get("disabled"):
-                key = "ev_tests_disabled"
-            if tag.tag == "dependency_change" and n.get("pin"):
-                key = "ev_pin"
-            if key in {"ev_assert_validation", "ev_revert", "ev_tests_disabled", "ev_pin"}:
-                shown.append(wtrm(key, path=path, line=code(e.line or "")))
-                continue
-            if key in table and not (tag.tag == "missing_tests" and e.path):
-                try:
-                    shown.append(wtrm(key, path=path, **n))
-                    continue
-                except (KeyError, IndexError):
-                    pass  # numbers of another shape: fall back to the path and line
-            if e.path and "lines" in n:
-                shown.append(wtrm("ev_path_lines", path=path, lines=n["lines"]))
-            else:
-                shown.append(path if e.path else escape(e.line or ""))
-        return Markup("; ").join(shown)
-
-    def trend(row: w.TrendRow, count: bool) -> Markup:
-        if row.previous == 0:
-            change = wtr("trend_new")
-        elif row.change is None or row.change == 0:
-            change = ""
-        else:
-            sign = "+" if row.change > 0 else "−"
-            change = wtr("trend_change", sign=sign, pct=round(abs(row.change) * 100))
-        name = escape(row.name) if count else code(row.name)
-        key = "trend_row_count" if count else "trend_row"
-        return wtrm(
-            key, name=name, value=row.value, previous=row.previous, change=change, prs=row.prs
-        )
-
-    def theme_title(kind: str, name: str) -> Markup:
-        return wtrm(f"theme_title_{kind}", name=code(name) if kind == "path" else name)
-
     def refs(items: list[m.ItemRef], total: int) -> Markup:
         text = words.join(links.ref_link(r) for r in items)
         if total > len(items):
             text += Markup(" ") + wtr("fu_more", n=total - len(items))
         return text
 
-    def stamp(moment: datetime | None) -> str:
-        return moment.strftime("%Y-%m-%dT%H:%M:%SZ") if moment else wtr("unknown")
-
-    p = report.provenance
-    sources = words.sep.join(wtr(f"source_{k}", n=v) for k, v in p.sources.items()) or "-"
-    footer = wtr(
-        "footer",
-        version=p.tool_version,
-        window=p.window_utc,
-        as_of=stamp(p.data_as_of),
-        generated=stamp(p.generated_at),
-        merged=p.merged_prs,
-        sources=sources,
-        writer=wtr("writer_" + p.writer),
-    )
-    sections = [
-        ("highlights", wtr("h_highlights")),
-        ("risks", wtr("h_risks")),
-        ("summary", wtr("h_exec")),
-        ("changes", wtr("h_changes")),
-        ("trends", wtr("h_trends")),
-        ("key-prs", wtr("h_key")),
-        ("follow-ups", wtr("h_follow")),
-        ("appendix", wtr("h_appendix")),
-    ]
     title = report_title(report)
     return render_template(
         "html/weekly.html.j2",
         r=report,
         **page_context(lang, title, report.summary.text, chrome, canonical),
-        sections=sections,
+        sections=weekly_sections(report),
         tr=words.tr,
         wtr=wtr,
         wtrm=wtrm,
-        join=words.join,
+        join=wr.join,
         code=code,
         item=links.item,
         ref_link=links.ref_link,
         who=who,
-        tags_line=tags_line,
-        tag_name=lambda name: tag_name(lang, name),
-        evidence=evidence,
-        trend=trend,
-        theme_title=theme_title,
+        tags_line=lambda tags: c.tags_line(wr, lang, tags),
+        tag_name=lambda name: weekly_words.tag_name(lang, name),
+        evidence=lambda tag: c.evidence(wr, tag),
+        trend=lambda row, count: c.trend_row(wr, row, count),
+        reasons=lambda texts: c.reasons(wr, texts, file_name=True),
+        groups=c.appendix_groups(report),
+        group_title=lambda g: c.group_title(wr, g),
+        score_parts=lambda pr: c.score_parts(wr, pr.score_parts),
+        bare_title=c.bare_title,
+        theme_title=lambda kind, name: c.theme_title(wr, kind, name),
+        summary_limit=c.THEME_SUMMARY_LIMIT,
         refs=refs,
-        stamp=stamp,
-        footer_line=footer,
+        stamp=lambda moment: c.stamp(moment, wtr("unknown")),
+        footer_line=c.weekly_footer(wr, report),
+        footer_llm=c.llm_footer(wr, report.provenance.llm),
     )
 
 

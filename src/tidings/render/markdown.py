@@ -8,8 +8,10 @@ from the repository name and number, not taken from the data.
 
 from __future__ import annotations
 
-from tidings.render.escape import md_code, md_inline
+from tidings.render import common as c
+from tidings.render.escape import md_inline
 from tidings.render.markdown_common import (
+    MarkdownWriter,
     author_text,
     login_link,
     markdown_env,
@@ -26,6 +28,8 @@ __all__ = ["render_daily_markdown", "render_markdown"]
 
 def render_daily_markdown(report: m.DailyReport) -> str:
     lang = report.lang
+    wr = MarkdownWriter(TEXT[lang])
+    sep = wr.sep
 
     def tr(key: str, **values: object) -> str:
         return t(lang, key, **values)
@@ -47,27 +51,8 @@ def render_daily_markdown(report: m.DailyReport) -> str:
             return tr("state_draft")
         return tr(f"state_{ref.state}")
 
-    def reason(text: str) -> str:
-        kind, _, value = text.partition(":")
-        return tr(f"reason_{kind}", v=md_code(value))
-
-    def part(name: str, value: float) -> str:
-        if name.startswith("label:"):
-            return tr("part_label", name=md_code(name[6:]), v=f"{value:g}")
-        return tr(f"part_{name}", v=f"{value:g}")
-
-    sep = TEXT[lang]["list_sep"]
-
-    def score_parts(change: m.KeyChange) -> str:
-        return sep.join(part(name, value) for name, value in change.score_parts.items())
-
     def issue_link(number: int) -> str:
         return number_link(number, f"{report.repo_url}/issues/{number}")
-
-    def list_counts() -> str:
-        return sep.join(
-            f"{tr('a_' + key)} {count}" for key, count in report.provenance.list_counts.items()
-        )
 
     text = (
         markdown_env()
@@ -80,11 +65,14 @@ def render_daily_markdown(report: m.DailyReport) -> str:
             person=person,
             first_timer=first_timer,
             state=state,
-            reason=reason,
+            reasons=lambda texts: c.reasons(wr, texts),
             sep=sep,
-            score_parts=score_parts,
+            score_parts=lambda change: c.score_parts(wr, change.score_parts),
             issue_link=issue_link,
-            list_counts=list_counts,
+            stats=c.stat_cells(report),
+            needs_api=c.needs_api(report),
+            footer=c.daily_footer(wr, report),
+            footer_llm=c.llm_footer(wr, report.provenance.llm),
         )
     )
     return tidy(text)

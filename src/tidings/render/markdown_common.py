@@ -7,12 +7,14 @@ login syntax; nothing from the data becomes a link target or Markdown structure.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import lru_cache
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from tidings.config import Lang
 from tidings.names import profile_path
+from tidings.render.common import Writer
 from tidings.render.escape import md_code, md_fixed, md_inline
 from tidings.report import model as m
 from tidings.words.daily import TEXT
@@ -84,3 +86,26 @@ def tidy(text: str) -> str:
             continue
         lines.append(line.rstrip())
     return "\n".join(lines).strip() + "\n"
+
+
+class MarkdownWriter(Writer):
+    """render/common.py's decisions written as Markdown: data through render/escape.py, our
+    sentences as they are."""
+
+    def text(self, value: str | None) -> str:
+        return md_inline(value)
+
+    def code(self, value: str) -> str:
+        return md_code(value)
+
+    def fixed(self, value: str) -> str:
+        return md_fixed(value)
+
+    def say(self, key: str, **values: object) -> str:
+        return self.table[key].format(**values)
+
+    def join(self, parts: Iterable[str], sep: str | None = None) -> str:
+        return (self.sep if sep is None else sep).join(parts)
+
+    def plain(self, value: str) -> str:
+        return value  # our own words: no Markdown in them to escape

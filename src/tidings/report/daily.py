@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from tidings._version import __version__
 from tidings.config import Lang, RepoConfig
 from tidings.facts.activity_data import Item
-from tidings.facts.actors import is_bot, is_git_name
+from tidings.facts.actors import is_git_name
 from tidings.facts.daily import HISTORY, METRICS, DayFacts, TopicFacts, load_day
 from tidings.facts.discussions import Discussion, Participant
 from tidings.facts.evidence import PREvidence, window_evidence
@@ -23,6 +23,7 @@ from tidings.records import now_utc
 from tidings.report import model as m
 from tidings.report.excerpt import excerpt
 from tidings.report.provenance import record_llm, window_utc
+from tidings.report.writing import SlotText, item_ref
 from tidings.store import Store
 from tidings.words.daily import t
 
@@ -108,7 +109,7 @@ def build_daily(
     return report
 
 
-class _Writer:
+class _Writer(SlotText):
     """The deterministic writer: plain sentences from facts, in one language."""
 
     def __init__(
@@ -128,11 +129,6 @@ class _Writer:
     def t(self, key: str, **values: object) -> str:
         return t(self.lang, key, **values)
 
-    def prose(self, slot: tuple[object, ...], fallback: str) -> m.Prose:
-        """The model's validated text for a slot when there is one, else the rules' text."""
-        text = self.texts.text(*slot) if self.texts is not None else None
-        return m.Prose(text=text, by="llm") if text else m.Prose(text=fallback)
-
     def what_and_why(self, number: int, fallback: str) -> m.Prose:
         """A key change: the model's summary and its why-it-matters line, else the rules'."""
         texts = self.texts
@@ -144,29 +140,11 @@ class _Writer:
             text=f"{what}{'' if self.lang == 'zh' else ' '}{why}" if why else what, by="llm"
         )
 
-    def llm_only(self, slot: tuple[object, ...]) -> m.Prose | None:
-        text = self.texts.text(*slot) if self.texts is not None else None
-        return m.Prose(text=text, by="llm") if text else None
-
     def join(self, parts: list[str]) -> str:
         return self.t("list_sep").join(parts)
 
     def ref(self, number: int) -> m.ItemRef:
-        item = self.data.items[number]
-        path = "pull" if item.kind == "pr" else "issues"
-        git = is_git_name(item.author_type)
-        return m.ItemRef(
-            number=number,
-            kind="pr" if item.kind == "pr" else "issue",
-            title=item.title,
-            url=f"{self.web_url}/{self.repo.name}/{path}/{number}",
-            state=item.display_state,
-            draft=item.draft,
-            author=None if git else item.author,
-            author_is_bot=is_bot(item.author, item.author_type, self.bots),
-            labels=list(item.labels),
-            author_name=item.author if git else None,
-        )
+        return item_ref(self.data.items[number], self.repo.name, self.web_url, self.bots)
 
     def who(self, login: str | None) -> str:
         return login if login is not None else self.t("ghost")

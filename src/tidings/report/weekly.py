@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from collections import Counter
 from datetime import UTC, date, datetime, timedelta
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection
 
 from tidings._version import __version__
 from tidings.config import Lang, RepoConfig
 from tidings.facts import risk
-from tidings.facts.actors import is_bot, is_git_name
+from tidings.facts.actors import is_bot
 from tidings.facts.daily import DayFacts, load_day
 from tidings.facts.evidence import PREvidence, window_evidence
 from tidings.facts.importance import top_dirs
@@ -57,6 +57,7 @@ from tidings.report.excerpt import excerpt
 from tidings.report.model import ItemRef, Prose
 from tidings.report.provenance import record_llm, window_utc
 from tidings.report.weekly_model import WeeklyReport
+from tidings.report.writing import SlotText, item_ref
 from tidings.store import Store
 from tidings.words.weekly import tag_name, wt
 
@@ -214,7 +215,7 @@ def _summary_facts(f: WeekFacts) -> dict[str, Any]:
     }
 
 
-class _Writer:
+class _Writer(SlotText):
     def __init__(
         self,
         repo: RepoConfig,
@@ -242,15 +243,6 @@ class _Writer:
     def join(self, parts: list[str]) -> str:
         return self.t("list_sep").join(parts)
 
-    def prose(self, slot: tuple[object, ...], fallback: str) -> Prose:
-        """The model's validated text for a slot when there is one, else the rules' text."""
-        text = self.texts.text(*slot) if self.texts is not None else None
-        return Prose(text=text, by="llm") if text else Prose(text=fallback)
-
-    def llm_only(self, slot: tuple[object, ...]) -> Prose | None:
-        text = self.texts.text(*slot) if self.texts is not None else None
-        return Prose(text=text, by="llm") if text else None
-
     def sentences(self, parts: list[str]) -> str:
         return ("" if self.lang == "zh" else " ").join(p for p in parts if p)
 
@@ -273,21 +265,7 @@ class _Writer:
                 author_name=pr.author if git else None,
             )
         item = self.facts.data.items[number]
-        kind: Literal["pr", "issue"] = "pr" if item.kind == "pr" else "issue"
-        path = "pull" if kind == "pr" else "issues"
-        git = is_git_name(item.author_type)
-        return ItemRef(
-            number=number,
-            kind=kind,
-            title=item.title,
-            url=f"{self.web_url}/{self.repo.name}/{path}/{number}",
-            state=item.display_state,
-            draft=item.draft,
-            author=None if git else item.author,
-            author_is_bot=is_bot(item.author, item.author_type, self.repo.bots),
-            labels=list(item.labels),
-            author_name=item.author if git else None,
-        )
+        return item_ref(item, self.repo.name, self.web_url, self.repo.bots)
 
     def reverted_ref(self, number: int) -> ItemRef | None:
         """The PR a merged revert undoes, as a link (its title when the store has it)."""

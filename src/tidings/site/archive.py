@@ -16,7 +16,7 @@ from urllib.parse import quote
 
 from tidings.config import Lang
 from tidings.render.html import Words, safe_url
-from tidings.site.sources import ReportFile
+from tidings.site.sources import Summary
 
 MONTH_NAMES = [
     "January",
@@ -88,7 +88,7 @@ class Month:
 class Archive:
     """One project's reports, indexed for navigation."""
 
-    def __init__(self, reports: Sequence[ReportFile]) -> None:
+    def __init__(self, reports: Sequence[Summary]) -> None:
         self.periods: dict[tuple[str, Lang], list[str]] = defaultdict(list)
         self.langs: dict[tuple[str, str], set[Lang]] = defaultdict(set)
         for r in reports:
@@ -112,7 +112,7 @@ class Archive:
             (month.daily if kind == "daily" else month.weekly).append(period)
         return [found[m] for m in sorted(found, reverse=True)]
 
-    def nav(self, r: ReportFile, words: Words) -> Nav:
+    def nav(self, r: Summary, words: Words) -> Nav:
         """Previous/next of the same kind and language, a day's week or a week's days (in
         the page's language when there, else the other), and the month page."""
         kind, period, lang = r.kind, r.period, r.lang

@@ -5,8 +5,13 @@ same bytes, and a file is written only when its bytes differ, so a rebuild with 
 touches nothing and a rebuild with one new report touches only the pages that list it. PDFs,
 the expensive part, are made when their reports are written (render/pdf.py) and copied from
 there when current; otherwise made here in parallel (render/pdf.py again), keyed in a small
-manifest. Reports are read as their typed models (site/sources.py, report/kinds.py). A report gone
-from the source takes its files with it.
+manifest. A report gone from the source takes its files with it.
+
+Memory does not grow with the archive: the lists, feeds, charts and links are built from a small
+summary of each report (site/sources.py), kept in the manifest with the report file's stat and
+hash, so an unchanged report is not parsed at all; a report is read whole (its typed model,
+report/kinds.py) only while its own page is rendered, one at a time. The Markdown written beside
+a report's JSON is published as it is, not rendered again.
 
 Layout (all links relative, so the site works from any base path or straight from disk):
 
@@ -47,7 +52,6 @@ from tidings.render.html import (
     html_lang,
     render_html,
     render_template,
-    report_title,
 )
 from tidings.render.markdown import render_markdown
 from tidings.render.pdf import current_pdf, pdf_key, print_html, render_pdfs
@@ -56,13 +60,21 @@ from tidings.report.weekly_model import WeeklyReport
 from tidings.site import charts, publish, search
 from tidings.site.archive import Archive, labels_of, month_of, month_words, window_searches
 from tidings.site.feed import FeedEntry, atom_feed, entry_id
-from tidings.site.sources import ReportFile, find_reports
+from tidings.site.sources import (
+    InputCache,
+    ReportFile,
+    Summary,
+    find_reports,
+    holds_reports,
+    parse_report,
+)
 from tidings.words.weekly import tag_name
 
 MANIFEST = ".tidings-site.json"
 LATEST_DAILY = 14  # rows on a project page; the month pages hold the rest
 LATEST_WEEKLY = 8
 FEED_ENTRIES = 100  # a feed holds the newest reports; older ones stay on the site
+PDF_BATCH = 32  # PDFs the site renders itself are made in batches: their pages are not all held
 
 Feed = tuple[str, str, str]  # (title, href, hreflang) of an Atom feed, for <head> and pages
 
@@ -94,7 +106,7 @@ class Project:
     latest_daily: Row | None
     latest_weekly: Row | None
     spark: Markup
-    reports: list[ReportFile]
+    reports: list[Summary]
 
 
 def pagefind_lang(lang: str) -> str:
@@ -113,6 +125,11 @@ class BuildResult:
     pdfs_copied: int = 0  # made when their reports were written, published as they are
     removed: list[str] = field(default_factory=list)  # files of reports no longer there
     warnings: list[str] = field(default_factory=list)  # e.g. two copies of one report
+    # Report files parsed: new or changed ones (for their summaries) and the reports whose
+    # pages were rendered; 0 when nothing changed.
+    reports_parsed: int = 0
+    markdown_reused: int = 0  # Markdown published as written beside the report's JSON
+    markdown_rendered: int = 0  # rendered here: the report had no Markdown beside it
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -124,6 +141,9 @@ class BuildResult:
             "pdfs_made": self.pdfs_made,
             "pdfs_copied": self.pdfs_copied,
             "files_removed": len(self.removed),
+            "reports_parsed": self.reports_parsed,
+            "markdown_reused": self.markdown_reused,
+            "markdown_rendered": self.markdown_rendered,
             "warnings": self.warnings,
         }
 
@@ -212,7 +232,10 @@ def _code_digest() -> str:
     root = Path(_version.__file__).parent
     digest = hashlib.sha256(_version.__version__.encode())
     files = sorted((root / "render").rglob("*")) + sorted((root / "words").glob("*.py"))
-    files += [root / "site" / name for name in ("build.py", "charts.py", "archive.py")]
+    files += sorted((root / "report").glob("*.py"))  # the models summaries are read with
+    files += [
+        root / "site" / name for name in ("build.py", "charts.py", "archive.py", "sources.py")
+    ]
     for file in files:
         if file.is_file() and file.suffix in {".py", ".j2"}:
             digest.update(file.name.encode() + b"\0" + file.read_bytes())
@@ -235,26 +258,13 @@ def _discussion_href(cfg: SiteConfig) -> str | None:
     return None
 
 
-def _summary(r: ReportFile) -> str:
-    """The report's opening paragraph: the feed entry's summary."""
-    report = r.report
-    if isinstance(report, DailyReport):
-        return report.summary.text.text
-    return report.summary.text
-
-
-def _updated(r: ReportFile) -> datetime:
-    """When a report's window ended: its feed entry's time."""
-    return r.report.window.end
-
-
 def risk_counts(report: WeeklyReport) -> dict[str, int]:
     """How often each risk tag fired in a weekly report's merged PRs, most common first."""
     return {row.name: row.count for row in report.executive_summary.by_risk_tag}
 
 
-def _group(reports: Sequence[ReportFile]) -> dict[str, list[ReportFile]]:
-    by_repo: dict[str, list[ReportFile]] = defaultdict(list)
+def _group(reports: Sequence[Summary]) -> dict[str, list[Summary]]:
+    by_repo: dict[str, list[Summary]] = defaultdict(list)
     for r in reports:
         by_repo[r.repo].append(r)
     return dict(sorted(by_repo.items(), key=lambda kv: kv[0].lower()))
@@ -275,8 +285,10 @@ class SiteBuilder:
         self.words = Words(cfg.language)
         manifest = root / MANIFEST
         saved: Any = None
+        self.saved_inputs: Any = None  # the last build's record of its inputs (sources.py)
         try:
             saved = json.loads(manifest.read_text("utf-8"))
+            self.saved_inputs = saved.pop("inputs", None)
             self.manifest: dict[str, str] = dict(saved["pdf"])
             self.pages: dict[str, str] = dict(saved.get("pages", {}))
         except (OSError, ValueError, KeyError, TypeError):
@@ -290,6 +302,8 @@ class SiteBuilder:
             [cfg.model_dump(mode="json"), self.pdf, _code_digest()], sort_keys=True
         )
         self.pdf_jobs: list[tuple[str, str]] = []
+        self.pdfs_queued = 0
+        self.progress: Progress | None = None
         # Files besides the reports' own (project, month and search pages, feeds, the
         # index): those of the last build, and this one's.
         files = saved.get("files", []) if isinstance(saved, dict) else []
@@ -307,12 +321,46 @@ class SiteBuilder:
         return self.cfg.base_url.rstrip("/") + "/" + rel
 
     # -- report pages ---------------------------------------------------------------------
-    def report_paths(self, r: ReportFile) -> str:
+    def report_paths(self, r: Summary) -> str:
         owner, name = r.owner_name
         return f"{owner}/{name}/{r.kind}/{r.period}.{r.lang}"
 
+    def read(self, r: Summary) -> ReportFile:
+        """The whole report behind a summary, for its page."""
+        try:
+            found = parse_report(r.path, r.path.read_bytes())
+        except OSError as exc:
+            raise TidingsError(
+                f"cannot read {r.path}: {exc.strerror}", "check the reports folder"
+            ) from exc
+        if found is None or (found.repo, found.kind, found.period, found.lang) != (
+            r.repo,
+            r.kind,
+            r.period,
+            r.lang,
+        ):
+            raise TidingsError(
+                f"{r.path} changed while the site was being built", "build the site again"
+            )
+        self.result.reports_parsed += 1
+        return found
+
+    def markdown(self, r: Summary, report: ReportFile) -> str | bytes:
+        """The report's Markdown: the file written beside its JSON when there is one (it is
+        the report's Markdown, made when the report was), else rendered from the report."""
+        if r.markdown is not None:
+            try:
+                data = r.markdown.read_bytes()
+            except OSError:
+                pass  # gone since the scan: rendered below
+            else:
+                self.result.markdown_reused += 1
+                return data
+        self.result.markdown_rendered += 1
+        return render_markdown(report.report)
+
     def build_report(
-        self, r: ReportFile, siblings: set[tuple[str, str, Lang]], archive: Archive
+        self, r: Summary, siblings: set[tuple[str, str, Lang]], archive: Archive
     ) -> None:
         stem = self.report_paths(r)
         leaf = stem.rsplit("/", 1)[1]
@@ -326,8 +374,8 @@ class SiteBuilder:
         key = hashlib.sha256(
             b"\0".join(
                 [
-                    r.raw,
-                    r.markdown_path.read_bytes() if r.markdown_path else b"",
+                    r.sha256.encode(),
+                    (r.markdown_sha256 or "").encode(),
                     str(has_other).encode(),
                     json.dumps(nav.key()).encode(),
                     str(self.search).encode(),
@@ -342,7 +390,8 @@ class SiteBuilder:
                 self.new_manifest[stem + ".pdf"] = self.manifest.get(stem + ".pdf", "")
             self.result.unchanged += len(outputs) + (1 if self.output.exists(stem + ".md") else 0)
             return
-        markdown = render_markdown(r.report)
+        full = self.read(r)
+        markdown = self.markdown(r, full)
         downloads = [("Markdown", f"{leaf}.md")]
         if self.pdf:
             downloads.append(("PDF", f"{leaf}.pdf"))
@@ -373,23 +422,23 @@ class SiteBuilder:
             up=nav.up,
             month=nav.month,
             children=nav.children,
-            searches=window_searches(r.repo_url, r.report.window.start, r.report.window.end),
+            searches=window_searches(r.repo_url, full.report.window.start, full.report.window.end),
             search_href="../../../search.html" if self.search else None,
             search_label=words.tr("site_search"),
-            filters=self.filters(r) if self.search else (),
+            filters=self.filters(r, full) if self.search else (),
         )
-        page = render_html(r.report, chrome, canonical=self.base(stem + ".html"))
+        page = render_html(full.report, chrome, canonical=self.base(stem + ".html"))
         self.output.put(stem + ".html", page)
-        self.output.put(stem + ".json", r.raw)
+        self.output.put(stem + ".json", full.raw)
         self.output.put(stem + ".md", markdown)
         if self.pdf:
-            self.queue_pdf(stem + ".pdf", r)
+            self.queue_pdf(stem + ".pdf", full)
 
-    def filters(self, r: ReportFile) -> tuple[tuple[str, str], ...]:
+    def filters(self, r: Summary, full: ReportFile) -> tuple[tuple[str, str], ...]:
         """The page's search filters, named in the site's language so the search page shows
         one set of them: project, kind, language, labels, topic tracks."""
         tr = self.words.tr
-        report = r.report
+        report = full.report
         found = [
             (tr("site_filter_project"), r.project),
             (tr("site_filter_kind"), tr(f"site_{r.kind}")),
@@ -431,34 +480,40 @@ class SiteBuilder:
             self.result.pdfs_copied += 1
             return
         self.pdf_jobs.append((rel, html))
+        self.pdfs_queued += 1
+        if len(self.pdf_jobs) >= PDF_BATCH:
+            self.make_pdfs(self.progress)
 
     def make_pdfs(self, progress: Progress | None) -> None:
-        jobs = self.pdf_jobs
+        """Render the queued PDFs (a batch: the queue never holds more than PDF_BATCH pages)."""
+        jobs, self.pdf_jobs = self.pdf_jobs, []
+        if not jobs:
+            return
         with closing(render_pdfs([html for _, html in jobs])) as results:
-            for done, ((rel, _), data) in enumerate(zip(jobs, results, strict=True), start=1):
+            for (rel, _), data in zip(jobs, results, strict=True):
                 self.output.put(rel, data)
+                self.result.pdfs_made += 1
                 if progress:
-                    progress("PDF", done, len(jobs))
-        self.result.pdfs_made = len(jobs)
+                    progress("PDF", self.result.pdfs_made, self.pdfs_queued)
 
     # -- project pages --------------------------------------------------------------------
-    def rows(self, reports: Sequence[ReportFile], prefix: str = "") -> dict[str, list[Row]]:
+    def rows(self, reports: Sequence[Summary], prefix: str = "") -> dict[str, list[Row]]:
         """One row per report period, newest first, by kind: the site language's copy as the
         main link, every language as a badge. `prefix` leads from the page to the project."""
         lang = self.cfg.language
         rows: dict[str, list[Row]] = {"weekly": [], "daily": []}
-        by_period: dict[tuple[str, str], list[ReportFile]] = defaultdict(list)
+        by_period: dict[tuple[str, str], list[Summary]] = defaultdict(list)
         for r in reports:
             by_period[(r.kind, r.period)].append(r)
         for (kind, period), group in sorted(
             by_period.items(), key=lambda kv: kv[0][1], reverse=True
         ):
             group.sort(key=lambda r: (r.lang != lang, r.lang))
-            report = group[0].report
+            first = group[0]
             rows[kind].append(
                 Row(
                     period=period,
-                    title=report_title(report),
+                    title=first.title,
                     href=f"{prefix}{kind}/{period}.{group[0].lang}.html",
                     langs=[
                         (
@@ -468,8 +523,8 @@ class SiteBuilder:
                         )
                         for r in group
                     ],
-                    stats=report.stats.model_dump() if isinstance(report, DailyReport) else None,
-                    merged=report.merged_prs if isinstance(report, WeeklyReport) else None,
+                    stats=first.stats_dict,
+                    merged=first.merged,
                 )
             )
         return rows
@@ -499,7 +554,7 @@ class SiteBuilder:
             search_label=words.tr("site_search"),
         )
 
-    def build_project(self, repo: str, reports: list[ReportFile], archive: Archive) -> Project:
+    def build_project(self, repo: str, reports: list[Summary], archive: Archive) -> Project:
         owner, name = reports[0].owner_name
         lang = self.cfg.language
         words = self.words
@@ -554,7 +609,7 @@ class SiteBuilder:
             else []
         )
         merged = [
-            per_day[d.isoformat()].report.stats.merged_prs  # type: ignore[union-attr]
+            dict(per_day[d.isoformat()].stats or ()).get("merged_prs")
             if d.isoformat() in per_day
             else None
             for d in spark_days
@@ -587,7 +642,7 @@ class SiteBuilder:
         owner: str,
         name: str,
         project: str,
-        reports: list[ReportFile],
+        reports: list[Summary],
         archive: Archive,
         feeds: list[Feed],
     ) -> None:
@@ -636,10 +691,10 @@ class SiteBuilder:
             )
             self.put_page(f"{owner}/{name}/archive/{month.month}.html", page)
 
-    def per_day(self, reports: Sequence[ReportFile]) -> dict[str, ReportFile]:
+    def per_day(self, reports: Sequence[Summary]) -> dict[str, Summary]:
         """One daily report per day (both languages hold the same numbers): the site
         language's when there."""
-        per_day: dict[str, ReportFile] = {}
+        per_day: dict[str, Summary] = {}
         for r in reports:
             if r.kind != "daily":
                 continue
@@ -647,7 +702,7 @@ class SiteBuilder:
                 per_day[r.period] = r
         return per_day
 
-    def daily_charts(self, per_day: dict[str, ReportFile]) -> tuple[Markup, Markup]:
+    def daily_charts(self, per_day: dict[str, Summary]) -> tuple[Markup, Markup]:
         if not per_day:
             return Markup(""), Markup("")
         last = date.fromisoformat(max(per_day))
@@ -657,23 +712,21 @@ class SiteBuilder:
         timezone = ""
         for day in days:
             found = per_day.get(day.isoformat())
-            report = found.report if found else None
-            if not isinstance(report, DailyReport):
+            stats = found.stats_dict if found else None
+            if found is None or stats is None:
                 points.append(charts.DayCounts(day.isoformat(), None, None, None))
                 continue
-            timezone = report.window.timezone
-            stats = report.stats
+            timezone = found.timezone
             points.append(
                 charts.DayCounts(
                     day.isoformat(),
-                    stats.new_issues + stats.new_prs,
-                    stats.merged_prs,
-                    stats.closed_issues + stats.closed_unmerged_prs,
+                    stats["new_issues"] + stats["new_prs"],
+                    stats["merged_prs"],
+                    stats["closed_issues"] + stats["closed_unmerged_prs"],
                 )
             )
-            for ref in report.appendix.merged_prs:
-                for label in ref.labels:
-                    label_counts[label] += 1
+            for label, count in found.merged_labels:
+                label_counts[label] += count
         words = self.words
         activity = charts.activity_chart(
             points,
@@ -691,19 +744,18 @@ class SiteBuilder:
             top, words.tr("site_chart_labels"), x_title=words.tr("site_axis_prs")
         )
 
-    def risk_chart(self, reports: list[ReportFile]) -> Markup:
-        per_week: dict[str, WeeklyReport] = {}
+    def risk_chart(self, reports: list[Summary]) -> Markup:
+        per_week: dict[str, Summary] = {}
         for r in reports:
-            if isinstance(r.report, WeeklyReport) and (
-                r.period not in per_week or r.lang == self.cfg.language
-            ):
-                per_week[r.period] = r.report
-        rows = [(week, risk_counts(per_week[week])) for week in sorted(per_week)[-12:]]
+            if r.kind == "weekly" and (r.period not in per_week or r.lang == self.cfg.language):
+                per_week[r.period] = r
+        rows: list[tuple[str, dict[str, int]]] = [
+            (week, {name: n for name, n in per_week[week].risk_tags})
+            for week in sorted(per_week)[-12:]
+        ]
         lang = self.cfg.language
         names: dict[str, str] = {
-            row.name: tag_name(lang, row.name)
-            for report in per_week.values()
-            for row in report.executive_summary.by_risk_tag
+            name: tag_name(lang, name) for r in per_week.values() for name, _ in r.risk_tags
         }
         return charts.stacked_chart(
             rows, self.words.tr("site_chart_risks"), names, x_title=self.words.tr("site_axis_tags")
@@ -715,20 +767,20 @@ class SiteBuilder:
         feed_id: str,
         title: str,
         home: str,
-        reports: Sequence[ReportFile],
+        reports: Sequence[Summary],
         lang: Lang | None = None,
     ) -> None:
         """An Atom feed of `reports`, newest first, at most FEED_ENTRIES of them."""
-        ordered = sorted(reports, key=lambda r: (_updated(r), r.kind, r.lang), reverse=True)
+        ordered = sorted(reports, key=lambda r: (r.end, r.kind, r.lang), reverse=True)
         folder = posixpath.dirname(rel) or "."
         entries = [
             FeedEntry(
                 id=entry_id(r.repo, r.kind, r.period, r.lang),
-                title=report_title(r.report),
+                title=r.title,
                 href=self.base(self.report_paths(r) + ".html")
                 or posixpath.relpath(self.report_paths(r) + ".html", folder),
-                updated=_updated(r),
-                summary=_summary(r),
+                updated=r.end,
+                summary=r.summary,
                 lang=r.lang,
             )
             for r in ordered[:FEED_ENTRIES]
@@ -746,9 +798,9 @@ class SiteBuilder:
             ),
         )
 
-    def one_per_period(self, reports: Sequence[ReportFile]) -> list[ReportFile]:
+    def one_per_period(self, reports: Sequence[Summary]) -> list[Summary]:
         """Each report once: in the site's language when it exists in it, else the other."""
-        chosen: dict[tuple[str, str, str], ReportFile] = {}
+        chosen: dict[tuple[str, str, str], Summary] = {}
         for r in reports:
             slot = (r.repo, r.kind, r.period)
             if slot not in chosen or r.lang == self.cfg.language:
@@ -756,7 +808,7 @@ class SiteBuilder:
         return list(chosen.values())
 
     def build_feeds(
-        self, repo: str, owner: str, name: str, project: str, reports: list[ReportFile]
+        self, repo: str, owner: str, name: str, project: str, reports: list[Summary]
     ) -> None:
         """A feed per language (feed.zh.xml, feed.en.xml), and feed.xml with each report
         once (in the site's language where there), the address older sites published."""
@@ -840,7 +892,13 @@ class SiteBuilder:
             self.put_page(rel, data)
 
     # -- the whole site -------------------------------------------------------------------
-    def build(self, reports: list[ReportFile], progress: Progress | None = None) -> BuildResult:
+    def build(
+        self, reports: list[Summary], inputs: InputCache, progress: Progress | None = None
+    ) -> BuildResult:
+        """Build the site from the reports' summaries; `inputs` (the scan that found them)
+        is kept in the manifest for the next build."""
+        self.progress = progress
+        self.result.reports_parsed = inputs.parsed
         published = set(self.pages)
         if published and not published & {self.report_paths(r) for r in reports}:
             raise TidingsError(
@@ -894,11 +952,35 @@ class SiteBuilder:
             "pdf": dict(sorted((self.new_manifest if self.pdf else kept).items())),
             "pages": dict(sorted(self.new_pages.items())),
             "files": sorted(self.new_files),
+            "inputs": inputs.to_json(),
         }
-        self.output.put(MANIFEST, json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+        # Compact: the C encoder writes it in one piece (an indented dump is built from many
+        # small strings, a peak that grew with the archive).
+        self.output.put(
+            MANIFEST, json.dumps(manifest, sort_keys=True, separators=(",", ":")) + "\n"
+        )
         self.result.reports = len(reports)
         self.result.projects = len(projects)
         return self.result
+
+
+def _scan_and_build(
+    builder: SiteBuilder, source: Path, warnings: list[str], progress: Progress | None
+) -> BuildResult:
+    """Find the reports under `source` with the help of the last build's record of them
+    (read by `builder` under the build lock), then build. Nothing is written before the
+    reports are found, so a wrong --from leaves the site as it was."""
+    inputs = InputCache.load(builder.saved_inputs, source, _code_digest())
+    builder.saved_inputs = None  # held once, by the cache, which drops what it reads
+    copies: list[str] = []
+    reports = find_reports(source, exclude=builder.out, warnings=copies, cache=inputs)
+    warnings[:0] = copies
+    if not reports:
+        raise TidingsError(
+            f"no reports found in {source}",
+            "pass --from the folder that `tidings run` writes reports to (report JSON files)",
+        )
+    return builder.build(reports, inputs, progress)
 
 
 def check_folders(source: Path, out: Path) -> None:
@@ -916,7 +998,7 @@ def check_folders(source: Path, out: Path) -> None:
             f"--from {source} is inside --out {out}: every build replaces that folder",
             "keep the reports outside the site folder",
         )
-    if dst.is_dir() and not (dst / MANIFEST).is_file() and find_reports(dst):
+    if dst.is_dir() and not (dst / MANIFEST).is_file() and holds_reports(dst):
         # e.g. --out reports/daily: the site would be built into the reports it reads
         raise TidingsError(
             f"--out {out} holds reports and no site built by tidings",
@@ -937,12 +1019,6 @@ def build_site(
     the build fails, finds no reports, or would remove every report published there."""
     check_folders(source, out)
     warnings: list[str] = []
-    reports = find_reports(source, exclude=out, warnings=warnings)
-    if not reports:
-        raise TidingsError(
-            f"no reports found in {source}",
-            "pass --from the folder that `tidings run` writes reports to (report JSON files)",
-        )
     target = publish.published_folder(out)
     cfg = cfg or SiteConfig()
     if cfg.search and search.executable() is None:
@@ -967,10 +1043,12 @@ def build_site(
                 "(docs/site.md)"
             )
             publish.remove_temp_files(target)
-            result = SiteBuilder(cfg, out, pdf=pdf, root=target).build(reports, progress)
+            builder = SiteBuilder(cfg, out, pdf=pdf, root=target)
+            result = _scan_and_build(builder, source, warnings, progress)
         else:
             try:
-                result = SiteBuilder(cfg, out, pdf=pdf, root=staging).build(reports, progress)
+                builder = SiteBuilder(cfg, out, pdf=pdf, root=staging)
+                result = _scan_and_build(builder, source, warnings, progress)
                 if result.written or result.removed or dropped or not target.exists():
                     publish.swap(staging, target)
                 else:

@@ -6,6 +6,7 @@ import os
 import re
 import shutil
 import subprocess
+from collections.abc import Sequence
 
 from tidings.errors import SourceError, register_secret
 
@@ -65,3 +66,21 @@ def _gh_token() -> str:
         return ""
     # gh prints a hint on stderr when logged out; only a clean exit carries a token.
     return done.stdout.strip() if done.returncode == 0 else ""
+
+
+def resolve_tokens(env_name: str = "GITHUB_TOKEN", more: Sequence[str] = ()) -> list[str]:
+    """The token of `env_name` (or `gh auth token`), then one per variable named in `more`
+    (`github.token_envs`), each of which must be set: a token listed and missing is a
+    mistake worth one line, not a silent run on fewer tokens."""
+    tokens = [resolve_token(env_name)]
+    for name in more:
+        token = os.environ.get(name, "").strip()
+        if not token:
+            raise SourceError(
+                f"github.token_envs names {name}, but {name} is not set",
+                f"set {name} to a GitHub token or remove it from token_envs in tidings.toml",
+            )
+        register_secret(token)
+        _check(token, name)
+        tokens.append(token)
+    return list(dict.fromkeys(tokens))

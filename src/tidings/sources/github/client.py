@@ -36,6 +36,7 @@ from tenacity import RetryCallState, Retrying, retry_if_exception_type, stop_aft
 
 from tidings._version import __version__
 from tidings.errors import SourceError, redact, register_secret
+from tidings.sources.github.budget import GitHubBudget, Limit
 from tidings.sources.github.shapes import GraphQLCheck, UnexpectedAnswer
 
 log = logging.getLogger("tidings.github")
@@ -119,13 +120,6 @@ class _Retry(Exception):
 
 
 @dataclass
-class _Limit:
-    remaining: int | None = None
-    reset_at: float | None = None  # epoch seconds
-    cost: int = 1
-
-
-@dataclass
 class _CallState:
     secondary_hits: int = 0
 
@@ -146,6 +140,7 @@ class GitHubClient:
         secondary_min_wait: float = 60.0,
         backoff_base: float = 1.0,
         backoff_max: float = 60.0,
+        budget: GitHubBudget | None = None,
     ) -> None:
         register_secret(token)
         self.api_url = api_url.rstrip("/")
@@ -160,9 +155,14 @@ class GitHubClient:
         self.stats = ClientStats()
         self._sleep = sleep
         self._clock = clock
-        self._limits: dict[str, _Limit] = {"core": _Limit(), "graphql": _Limit()}
+        # The run's shared budget (budget.py), or one of this client's own: the limits GitHub
+        # reports for this token, its secondary-limit pause and the in-flight cap.
+        self.budget = budget or GitHubBudget([token], max_in_flight=1_000, clock=clock, sleep=sleep)
+        self._token = token
+        self._limits: dict[str, Limit] = self.budget.state(token).limits
         self._http = httpx.Client(
             transport=transport,
+            verify=self.budget.ssl_context(),
             timeout=timeout,
             headers={
                 "Authorization": f"Bearer {token}",
@@ -394,7 +394,8 @@ class GitHubClient:
         json_body: Any = None,
     ) -> httpx.Response:
         try:
-            return self._http.request(method, url, headers=headers, json=json_body)
+            with self.budget.request(self._token):
+                return self._http.request(method, url, headers=headers, json=json_body)
         except httpx.ConnectTimeout as exc:
             raise _Retry(_CONNECT, f"cannot connect to {self.host} (timed out)") from exc
         except httpx.ConnectError as exc:
@@ -466,6 +467,7 @@ class GitHubClient:
         if retry_after is not None:
             wait = _seconds(retry_after)
             self._check_wait(wait, self._clock() + wait)
+            self.budget.pause(self._token, wait)
             raise _Retry(_SECONDARY, f"secondary rate limit (Retry-After {wait:g}s)", wait)
         if headers.get("x-ratelimit-remaining") == "0" and "secondary" not in lowered:
             reset = _seconds(headers.get("x-ratelimit-reset", "0"))
@@ -478,6 +480,7 @@ class GitHubClient:
             wait += random.uniform(0, wait / 10)
             state.secondary_hits += 1
             self._check_wait(wait, self._clock() + wait)
+            self.budget.pause(self._token, wait)
             raise _Retry(_SECONDARY, "secondary rate limit", wait)
 
     def _check_graphql_errors(

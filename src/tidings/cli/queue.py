@@ -1,0 +1,81 @@
+"""Commands for many machines (docs/scale.md): `tidings worker`, and `tidings run --queue`'s
+half (the option itself lives with `run` in site.py)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from tidings import api, console
+from tidings.cli.app import State, app, say, state
+
+
+def enqueue_run(
+    run: State,
+    *,
+    days: int,
+    site: bool,
+    pdf: bool | None,
+    llm: bool | None,
+    full_history: bool,
+    as_json: bool,
+) -> None:
+    """`tidings run --queue`: the jobs go on the queue; workers do the rest."""
+    done = api.enqueue_run(
+        run.db, run.config(), days=days, site=site, pdf=pdf, llm=llm, full_history=full_history
+    )
+    if as_json:
+        console.emit_json(done.to_dict())
+        return
+    line = f"queued {len(done.queued)} repositories (batch {done.batch})"
+    if done.already:
+        line += f"; {len(done.already)} already queued for this window"
+    if done.site:
+        line += "; the site is built once they are done"
+    say(line + " — run `tidings worker` on one or more machines to work through them")
+
+
+@app.command()
+def worker(
+    ctx: typer.Context,
+    concurrency: Annotated[
+        int | None,
+        typer.Option(
+            "--concurrency",
+            min=1,
+            max=64,
+            help="Jobs this worker runs at once (default: [run] concurrency, 4).",
+        ),
+    ] = None,
+    once: Annotated[
+        bool, typer.Option("--once", help="Exit when the queue is empty instead of waiting.")
+    ] = False,
+    heartbeat: Annotated[
+        float | None,
+        typer.Option("--heartbeat", min=0.1, help="Seconds between this worker's heartbeats (10)."),
+    ] = None,
+    stalled_after: Annotated[
+        float | None,
+        typer.Option(
+            "--stalled-after",
+            min=1.0,
+            help="Seconds without a heartbeat after which a worker counts as dead and its "
+            "job is retried by another (60).",
+        ),
+    ] = None,
+) -> None:
+    """Work through the jobs `tidings run --queue` queued, on a PostgreSQL store shared by
+    every machine (docs/scale.md). Ctrl-C or SIGTERM lets the running jobs finish."""
+    from tidings.queue import quiet_tracebacks
+
+    run = state(ctx)
+    with quiet_tracebacks():
+        api.work(
+            run.db,
+            run.config(),
+            concurrency=concurrency,
+            once=once,
+            heartbeat=heartbeat,
+            stalled_after=stalled_after,
+        )

@@ -1,0 +1,398 @@
+"""Many machines: `tidings run --queue` and `tidings worker` on procrastinate, the task queue
+that lives in the PostgreSQL store itself (docs/scale.md says why it, not Celery and Redis).
+
+- `enqueue` puts one **sync job** per repository and window (the run's moment) on the queue,
+  stalest first (procrastinate priority), and one **site job** behind them.
+- A sync job runs exactly what `tidings run` runs for one repository (runner.run_repository):
+  the sync, then the due reports. Its procrastinate `lock` is the repository, so no two
+  workers ever work on one repository at once (and the store's own per-repository sync lock,
+  store/locks.py, still holds against a `tidings sync` by hand); its `queueing_lock` is the
+  repository and window, so enqueueing the same day twice queues it once.
+- The site job builds the site once no sync job is left: while any is still waiting or
+  running, it hands over to a fresh site job at the back of the queue and ends (its
+  `queueing_lock` keeps one waiting at a time), so one build runs after the day's jobs
+  (failed ones included: their reports stay as they were).
+- A worker killed mid-job (SIGKILL, a lost machine) stops sending its heartbeat; every other
+  worker looks for such stalled jobs every few seconds and puts them back on the queue, where
+  the next free worker takes them up. The store is crash-safe at every step of a sync
+  (sources/github/sync.py) and reports are written only when their content changed, so the
+  retried job finishes the work and rewrites nothing the killed one wrote.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import sqlalchemy as sa
+
+from tidings.errors import InvocationError, TidingsError
+
+if TYPE_CHECKING:
+    from procrastinate import App
+
+    from tidings.analysis.analyst import Analyst
+    from tidings.config import Config
+    from tidings.runner import Syncer
+    from tidings.sources.github.budget import GitHubBudget
+    from tidings.store import Store
+
+log = logging.getLogger("tidings.queue")
+
+QUEUE = "tidings"
+SYNC_TASK = "tidings.sync"
+SITE_TASK = "tidings.site"
+SITE_POLL = 3.0  # seconds a site job waits for the last sync jobs before handing over
+HEARTBEAT = 10.0  # seconds between a worker's heartbeats
+STALLED_AFTER = 60.0  # a worker silent this long is dead: its jobs go back on the queue
+
+
+def require_postgres(store: Store) -> None:
+    if store.dialect != "postgresql":
+        raise InvocationError(
+            "the queue needs a PostgreSQL store, and this one is SQLite",
+            "pass --db postgresql+psycopg://USER:PASS@HOST/DB (or set TIDINGS_DB) on every machine",
+        )
+
+
+def conninfo(store: Store) -> str:
+    """The store's URL as libpq reads it (procrastinate speaks psycopg directly): same
+    server, database, user and options (a schema in `options=-csearch_path=...` included)."""
+    url = store.engine.url.set(drivername="postgresql")
+    return url.render_as_string(hide_password=False)
+
+
+def ensure_schema(store: Store) -> None:
+    """procrastinate's tables and functions in the store's schema, created by the first
+    worker or enqueue that finds them missing (under a lock: several start at once)."""
+    from tidings.store.migrate import advisory_key
+
+    require_postgres(store)
+    with store.begin() as conn:
+        schema_name = conn.execute(sa.text("SELECT current_schema()")).scalar() or ""
+        conn.execute(sa.select(sa.func.pg_advisory_xact_lock(advisory_key("queue", schema_name))))
+        exists = conn.execute(sa.text("SELECT to_regclass('procrastinate_jobs')")).scalar()
+        if exists is None:
+            from procrastinate.schema import SchemaManager
+
+            sql = SchemaManager.get_schema()
+            # psycopg straight: the schema's text has `%` signs no placeholder should read.
+            raw = conn.connection.driver_connection
+            assert raw is not None
+            raw.execute(sql)
+
+
+# -- the app and its tasks --------------------------------------------------------------------
+
+
+@dataclass
+class WorkerContext:
+    """What every job of one worker process shares: the store, the config, one GitHub budget
+    and one model provider (so their limits hold for the whole process)."""
+
+    store: Store
+    config: Config
+    budget: GitHubBudget
+    analyst_for: Callable[[bool | None], Analyst | None]
+    syncers: dict[tuple[str, int, bool], Syncer] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+_context: WorkerContext | None = None
+
+
+def make_app(store: Store) -> App:
+    """The procrastinate app on the store's database, with tidings' two tasks."""
+    try:
+        import procrastinate
+    except ImportError as exc:
+        raise TidingsError(
+            "the queue needs procrastinate, which is not installed",
+            "pip install 'tidings[postgres]'",
+        ) from exc
+    require_postgres(store)
+    app = procrastinate.App(
+        connector=procrastinate.PsycopgConnector(conninfo=conninfo(store)),
+    )
+    app.task(name=SYNC_TASK, queue=QUEUE)(_sync_job)
+    app.task(name=SITE_TASK, queue=QUEUE, pass_context=True)(_site_job)
+    return app
+
+
+def _sync_job(
+    repo: str, batch: str, now: str, days: int, full_history: bool, llm: bool | None
+) -> None:
+    from tidings.runner import RepoOutcome, github_syncer, run_repository
+
+    ctx = _worker_context()
+    cfg = ctx.config
+    settings = cfg.repo(repo)
+    moment = datetime.fromisoformat(now)
+    key = (now, days, full_history)
+    with ctx.lock:
+        if key not in ctx.syncers:
+            ctx.syncers[key] = github_syncer(
+                cfg, ctx.budget, now=moment, days=days, full_history=full_history
+            )
+        sync = ctx.syncers[key]
+    log.info("%s: started (batch %s)", repo, batch)
+    outcome = run_repository(
+        cfg,
+        ctx.store,
+        settings,
+        RepoOutcome(repo),
+        sync=sync,
+        reports_dir=Path(cfg.site.reports_dir),
+        days=days,
+        now=moment,
+        analysis=ctx.analyst_for(llm),
+    )
+    for name in outcome.written:
+        log.info("%s: wrote %s", repo, name)
+    if not outcome.ok:
+        log.error("%s: failed: %s", repo, outcome.error)
+        raise JobFailed(outcome.error or "failed")
+    log.info(
+        "%s: ok (%s; %d reports written, %d unchanged)",
+        repo,
+        outcome.synced or "nothing new",
+        len(outcome.written),
+        outcome.unchanged,
+    )
+
+
+def _site_job(context: Any, pdf: bool | None) -> None:
+    from procrastinate.exceptions import AlreadyEnqueued
+
+    ctx = _worker_context()
+    app = context.app
+    if _sync_jobs_left(app):
+        time.sleep(SITE_POLL)
+    if _sync_jobs_left(app):
+        # Not yet: a fresh site job takes this one's place at the back of the queue, and this
+        # worker slot is free again for the sync jobs (a worker running one job at a time
+        # would otherwise wait here for jobs it can never start).
+        with contextlib.suppress(AlreadyEnqueued):  # a newer run queued one already
+            _site_task(app).defer(pdf=pdf)
+        return
+    from tidings.site.build import build_site
+
+    cfg = ctx.config
+    reports = Path(cfg.site.reports_dir)
+    if not reports.is_dir():
+        log.info("site: no reports in %s yet", reports)
+        return
+    result = build_site(reports, Path(cfg.site.out_dir), cfg.site, pdf=pdf)
+    log.info(
+        "site: built %s/ (%d files written, %d unchanged)",
+        cfg.site.out_dir,
+        len(result.written),
+        result.unchanged,
+    )
+
+
+def _sync_jobs_left(app: App) -> bool:
+    return any(
+        next(iter(app.job_manager.list_jobs(queue=QUEUE, task=SYNC_TASK, status=status)), None)
+        for status in ("todo", "doing")
+    )
+
+
+def _site_task(app: App) -> Any:
+    # One site job waiting at a time, behind every sync job (the lowest priority).
+    return app.configure_task(SITE_TASK, queueing_lock="site", priority=-1)
+
+
+class JobFailed(TidingsError):
+    """A repository's job failed; its one line is already in the worker's log."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason, "see the worker's log; the next run tries again")
+
+
+def _worker_context() -> WorkerContext:
+    if _context is None:  # a task imported without `run_worker`: a bug, not a user mistake
+        raise RuntimeError("tidings queue task run outside `tidings worker`")
+    return _context
+
+
+# -- enqueue ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Enqueued:
+    batch: str
+    queued: list[str]  # repositories whose job was queued, stalest first
+    already: list[str]  # repositories whose job for this window was already waiting
+    site: bool  # a site build follows the jobs
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "batch": self.batch,
+            "queued": self.queued,
+            "already_queued": self.already,
+            "site": self.site,
+        }
+
+
+def enqueue(
+    store: Store,
+    config: Config,
+    *,
+    days: int,
+    now: datetime,
+    site: bool,
+    pdf: bool | None,
+    llm: bool | None,
+    full_history: bool,
+) -> Enqueued:
+    """One sync job per repository for the window ending at `now`, stalest first, then the
+    site job; a repository whose job for this window is still waiting is not queued twice."""
+    from procrastinate.exceptions import AlreadyEnqueued
+
+    from tidings.runner import by_staleness
+
+    ensure_schema(store)
+    app = make_app(store)
+    batch = f"{now.astimezone(UTC):%Y%m%dT%H%M%SZ}-{uuid.uuid4().hex[:8]}"
+    moment = now.astimezone(UTC).isoformat()
+    window = now.astimezone(UTC).date().isoformat()
+    order = by_staleness(store, config.repos)
+    done = Enqueued(batch, [], [], site)
+    with app.open():
+        for rank, repo in enumerate(order):
+            name = repo.name.lower()
+            task = app.configure_task(
+                SYNC_TASK,
+                lock=f"repo:{name}",
+                queueing_lock=f"repo:{name}:{window}",
+                priority=len(order) - rank,  # higher first: the stalest
+            )
+            try:
+                task.defer(
+                    repo=repo.name,
+                    batch=batch,
+                    now=moment,
+                    days=days,
+                    full_history=full_history,
+                    llm=llm,
+                )
+            except AlreadyEnqueued:
+                done.already.append(repo.name)
+                continue
+            done.queued.append(repo.name)
+        done.site = site and bool(done.queued)
+        if done.site:
+            with contextlib.suppress(AlreadyEnqueued):  # one already waits for every job
+                _site_task(app).defer(pdf=pdf)
+    return done
+
+
+# -- the worker ---------------------------------------------------------------------------------
+
+
+def run_worker(
+    store: Store,
+    config: Config,
+    budget: GitHubBudget,
+    analyst_for: Callable[[bool | None], Analyst | None],
+    *,
+    concurrency: int,
+    once: bool = False,
+    heartbeat: float = HEARTBEAT,
+    stalled_after: float = STALLED_AFTER,
+) -> None:
+    """Take jobs until stopped (SIGINT/SIGTERM: the running jobs finish first), or with `once`
+    until the queue is empty. Meanwhile, every `stalled_after` / 2 seconds, jobs of workers
+    silent for `stalled_after` seconds go back on the queue."""
+    global _context
+    ensure_schema(store)
+    app = make_app(store)
+    _context = WorkerContext(store, config, budget, analyst_for)
+
+    async def main() -> None:
+        async with app.open_async():
+            reaper = asyncio.create_task(_reap(app, stalled_after))
+            try:
+                await app.run_worker_async(
+                    queues=[QUEUE],
+                    concurrency=concurrency,
+                    wait=not once,
+                    update_heartbeat_interval=heartbeat,
+                    stalled_worker_timeout=stalled_after,
+                    delete_jobs="never",
+                )
+            finally:
+                reaper.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await reaper
+
+    try:
+        asyncio.run(main())
+    finally:
+        _context = None
+
+
+async def _reap(app: App, stalled_after: float) -> None:
+    """Put the jobs of dead workers back on the queue (procrastinate leaves that to us)."""
+    while True:
+        await asyncio.sleep(max(0.5, stalled_after / 2))
+        try:
+            stalled = await app.job_manager.get_stalled_jobs(
+                queue=QUEUE, seconds_since_heartbeat=stalled_after
+            )
+            for job in stalled:
+                log.warning(
+                    "%s: its worker stopped answering; the job goes back on the queue",
+                    job.task_kwargs.get("repo") or job.task_name,
+                )
+                with contextlib.suppress(Exception):  # another worker retried it first
+                    await app.job_manager.retry_job(job)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # the database blinked: look again next time
+            log.warning("looking for stalled jobs failed: %s", exc)
+
+
+@contextlib.contextmanager
+def quiet_tracebacks() -> Iterator[None]:
+    """Worker logs in one line per event: a job's failure is its own line already, and
+    procrastinate would add the exception's traceback to its "job failed" record."""
+
+    class OneLine(logging.Formatter):
+        def formatException(self, ei: Any) -> str:
+            return ""
+
+        def format(self, record: logging.LogRecord) -> str:
+            record.exc_text = ""
+            return super().format(record).rstrip()
+
+    from tidings import console
+
+    handler = logging.StreamHandler(console.stderr)
+    handler.setFormatter(OneLine("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    old_level = root.level
+    # A line per request or migration step: the job lines say enough.
+    chatty = [logging.getLogger(name) for name in ("httpx", "alembic")]
+    levels = [logger.level for logger in chatty]
+    root.addHandler(handler)
+    root.setLevel(logging.INFO)
+    for logger in chatty:
+        logger.setLevel(logging.WARNING)
+    try:
+        yield
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(old_level)
+        for logger, level in zip(chatty, levels, strict=True):
+            logger.setLevel(level)

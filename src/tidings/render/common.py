@@ -1,0 +1,271 @@
+"""What the Markdown and HTML renderers decide alike, decided once.
+
+A report says the same things in every format: which evidence of a risk tag is shown and in
+which words, how a trend row words its change, what a topic match or a score part is called,
+a theme's or an appendix group's title, which headline counts git cannot know. Those decisions
+live here, written against a `Writer`; each format supplies one (render/markdown_common.py,
+render/html.py) that knows how to make text inert and code visible in that format.
+
+The rule that keeps this safe: a value from the data reaches `Writer.say` only after
+`Writer.text`, `Writer.code` or `Writer.fixed` has made it inert for the format. `say` fills
+one of our own sentences (words/); the HTML writer escapes the sentence and anything not yet
+made inert, the Markdown one trusts what it is given.
+"""
+
+from __future__ import annotations
+
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+
+from tidings.config import Lang
+from tidings.report import model as m
+from tidings.report import weekly_model as w
+from tidings.words.weekly import tag_name
+
+# Evidence entries shown per risk tag (the JSON keeps them all, up to five).
+SHOWN_EVIDENCE = 2
+# A change from a base this small is no percentage a reader should see ("+11653%" from 1
+# line to 118): the two numbers the row already shows say it. Counts of PRs, lines of code.
+SMALL_BASE_COUNT = 5
+SMALL_BASE_LINES = 50
+# Characters of a PR's summary shown under its theme (a longer one is cut with "…").
+THEME_SUMMARY_LIMIT = 320
+STAT_KEYS = ("new_issues", "closed_issues", "new_prs", "merged_prs", "closed_unmerged_prs")
+
+_LEADING_TAGS = re.compile(r"^\s*(?:\[[^\[\]]{1,40}\]\s*:?\s*)+")
+
+
+class Writer(ABC):
+    """One format's way of writing a report's pieces, with one language's words (`table`)."""
+
+    def __init__(self, table: Mapping[str, str]) -> None:
+        self.table = table
+        self.sep = table["list_sep"]
+
+    def has(self, key: str) -> bool:
+        return key in self.table
+
+    @abstractmethod
+    def text(self, value: str | None) -> str:
+        """Untrusted text, inert; its `code spans` shown as code."""
+
+    @abstractmethod
+    def code(self, value: str) -> str:
+        """Untrusted text as code (a path, a label, an added line)."""
+
+    @abstractmethod
+    def fixed(self, value: str) -> str:
+        """A machine value (a version, a UTC window) as it is, inert."""
+
+    @abstractmethod
+    def say(self, key: str, **values: object) -> str:
+        """One of our sentences with its values; str values must be inert already."""
+
+    @abstractmethod
+    def join(self, parts: Iterable[str], sep: str | None = None) -> str:
+        """Inert parts joined by the language's list separator (or `sep`)."""
+
+    def plain(self, value: str) -> str:
+        """Our own words (a tag's name) as a piece `join` and `say` can take."""
+        return self.text(value)
+
+
+def bare_title(title: str) -> str:
+    """A title without its leading `[Tag]`s, where the group and the kind beside it say them."""
+    return _LEADING_TAGS.sub("", title).strip() or title
+
+
+def stamp(moment: datetime | None, unknown: str) -> str:
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ") if moment else unknown
+
+
+# -- both reports ----------------------------------------------------------------------------
+
+
+def reason(wr: Writer, text: str, *, file_name: bool = False) -> str:
+    """Why an item matched a topic track ("label:rocm" -> "label `rocm`"). `file_name`: a path
+    match shows the file's name only (the weekly's track already says where)."""
+    kind, _, value = text.partition(":")
+    if not wr.has(f"reason_{kind}"):
+        return wr.text(text)  # a reason kind this build does not know: shown as it is
+    if kind == "path" and file_name:
+        value = value.rsplit("/", 1)[-1]
+    return wr.say(f"reason_{kind}", v=wr.code(value))
+
+
+def reasons(wr: Writer, texts: Iterable[str], *, file_name: bool = False) -> str:
+    return wr.join(reason(wr, t, file_name=file_name) for t in texts)
+
+
+def score_parts(wr: Writer, parts: Mapping[str, float]) -> str:
+    """Why a PR ranks where it does: the parts of its importance, in words."""
+    out = []
+    for name, value in parts.items():
+        if name.startswith("label:"):
+            out.append(wr.say("part_label", name=wr.code(name[6:]), v=f"{value:g}"))
+        elif wr.has(f"part_{name}"):
+            out.append(wr.say(f"part_{name}", v=f"{value:g}"))
+        else:
+            out.append(wr.text(f"{name} {value:g}"))
+    return wr.join(out)
+
+
+# -- the daily report ------------------------------------------------------------------------
+
+
+def stat_cells(report: m.DailyReport) -> list[tuple[str, int | None]]:
+    """The stats line's counts; None where the store cannot know the count (a window read
+    from a git clone knows merges, not openings, issues or closed-unmerged PRs), shown as a
+    dash rather than a 0 that would claim nothing happened."""
+    unknown = set(report.coverage.unknown) if report.coverage else set()
+    return [(key, None if key in unknown else getattr(report.stats, key)) for key in STAT_KEYS]
+
+
+def needs_api(report: m.DailyReport) -> bool:
+    """Reviews, comments and their latency are out of reach: the window's PRs came from a git
+    clone (more than the merges unknown), so an empty list means "cannot say", not "none"."""
+    return report.coverage is not None and len(report.coverage.unknown) > 1
+
+
+def daily_footer(wr: Writer, report: m.DailyReport) -> str:
+    p = report.provenance
+    # `say` + str: the HTML writer's Markup escapes what it is added to.
+    counts = wr.join(
+        wr.say("a_" + key) + f" {count}" if wr.has("a_" + key) else wr.text(f"{key} {count}")
+        for key, count in p.list_counts.items()
+    )
+    return wr.say(
+        "footer",
+        version=wr.fixed(p.tool_version),
+        window=wr.fixed(p.window_utc),
+        as_of=stamp(p.data_as_of, wr.say("unknown")),
+        generated=stamp(p.generated_at, wr.say("unknown")),
+        counts=counts,
+        writer=wr.say("writer_" + p.writer),
+    )
+
+
+def llm_footer(wr: Writer, llm: m.LLMRun | None) -> str | None:
+    """What the model wrote and what the guard removed; None without a model."""
+    if llm is None:
+        return None
+    return wr.say(
+        "footer_llm",
+        model=wr.text(llm.model),
+        dropped=llm.dropped_sentences,
+        fallbacks=llm.fallbacks,
+        llm_parts=llm.model_parts,
+        rules_parts=llm.rules_parts,
+    )
+
+
+# -- the weekly report -----------------------------------------------------------------------
+
+
+def tags_line(wr: Writer, lang: Lang, tags: list[w.RiskTag]) -> str:
+    if not tags:
+        return wr.say("appendix_none")
+    return wr.join(wr.plain(tag_name(lang, t.tag)) for t in tags)
+
+
+def evidence_entry(wr: Writer, tag: w.RiskTag, e: w.Evidence) -> str:
+    """One piece of a tag's evidence in words: which sentence fits depends on the tag and on
+    what the rule recorded (a path, an added line, numbers)."""
+    n = e.numbers
+    path = wr.code(e.path) if e.path else ""
+    line = wr.code(e.line or "")
+    try:
+        match tag.tag:
+            case "missing_tests" if not e.path:
+                return wr.say("ev_missing_tests", **n)
+            case "tests_removed" if n.get("disabled"):
+                return wr.say("ev_tests_disabled", path=path, line=line)
+            case "dependency_change" if n.get("pin"):
+                return wr.say("ev_pin", path=path, line=line)
+            case "tests_removed" if n.get("deleted_file"):
+                deleted = n.get("deletions", 0)
+                return wr.say("ev_tests_removed_deleted", path=path, deletions=deleted)
+            case "tests_removed":
+                return wr.say("ev_tests_removed", path=path, **n)
+            case "large_change":
+                return wr.say("ev_large_change", **n)
+            case "assert_validation" | "revert":
+                return wr.say(f"ev_{tag.tag}", path=path, line=line)
+            case "no_approval" | "follow_up_promised":
+                return wr.say(f"ev_{tag.tag}", **n)
+    except (KeyError, IndexError):
+        pass  # numbers of another shape (a report read back from JSON): the path and line
+    if e.path and "lines" in n:
+        return wr.say("ev_path_lines", path=path, lines=n["lines"])
+    return path or wr.text(e.line)
+
+
+def evidence(wr: Writer, tag: w.RiskTag) -> str:
+    return wr.join((evidence_entry(wr, tag, e) for e in tag.evidence[:SHOWN_EVIDENCE]), "; ")
+
+
+def trend_change(wr: Writer, row: w.TrendRow, count: bool) -> str:
+    """How a trend row words its change against the previous week: "new", "about N times"
+    for a jump, a percentage only from a base large enough to mean one, else nothing."""
+    small = row.previous < (SMALL_BASE_COUNT if count else SMALL_BASE_LINES)
+    if row.previous == 0:
+        return wr.say("trend_new")
+    if row.change is None or row.change == 0 or small:
+        return ""
+    if row.value >= 3 * row.previous:
+        return wr.say("trend_times", x=round(row.value / row.previous))
+    sign = "+" if row.change > 0 else "−"
+    return wr.say("trend_change", sign=sign, pct=round(abs(row.change) * 100))
+
+
+def trend_row(wr: Writer, row: w.TrendRow, count: bool) -> str:
+    """A row of the module trends: a label or title tag (`count`: PRs) or a path (lines)."""
+    name = wr.text(row.name) if count else wr.code(row.name)
+    key = "trend_row_count" if count else "trend_row"
+    change = trend_change(wr, row, count)
+    values = {"value": row.value, "previous": row.previous, "prs": row.prs}
+    return wr.say(key, name=name, change=change, **values)
+
+
+def theme_title(wr: Writer, kind: str, name: str) -> str:
+    shown = wr.code(name) if kind == "path" else wr.text(name)
+    return wr.say(f"theme_title_{kind}", name=shown)
+
+
+def group_title(wr: Writer, group: w.MergedGroup) -> str:
+    if group.kind == "bot":
+        return wr.say("appendix_bots")
+    return theme_title(wr, group.kind, group.name)
+
+
+def appendix_groups(report: w.WeeklyReport) -> list[tuple[w.MergedGroup, list[w.WeeklyPR]]]:
+    """The appendix's groups with their PRs, in the report's order (themes as under "key
+    changes", bots last); a number the merged list lacks is left out, not a KeyError."""
+    by_number = {p.item.number: p for p in report.merged}
+    out = []
+    for group in report.merged_groups:
+        prs = [by_number[n] for n in group.numbers if n in by_number]
+        if prs:
+            out.append((group, prs))
+    return out
+
+
+def weekly_sources(wr: Writer, p: w.WeeklyProvenance) -> str:
+    return wr.join(wr.say(f"source_{k}", n=v) for k, v in p.sources.items()) or "-"
+
+
+def weekly_footer(wr: Writer, report: w.WeeklyReport) -> str:
+    p = report.provenance
+    unknown = wr.say("unknown")
+    return wr.say(
+        "footer",
+        version=wr.fixed(p.tool_version),
+        window=wr.fixed(p.window_utc),
+        as_of=stamp(p.data_as_of, unknown),
+        generated=stamp(p.generated_at, unknown),
+        merged=p.merged_prs,
+        sources=weekly_sources(wr, p),
+        writer=wr.say("writer_" + p.writer),
+    )

@@ -1,0 +1,200 @@
+"""Many machines (#14, docs/scale.md): `tidings run --queue` and three `tidings worker`
+processes on one PostgreSQL store, one of them killed mid-job."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from testkit.fleet import fleet
+from testkit.servers.github import FakeGitHub, Request
+from tests.sources.github.test_github_sync import stored
+from tidings import api
+from tidings.config import Config
+from tidings.errors import InvocationError
+from tidings.store import Store
+
+TIDINGS = Path(sys.executable).with_name("tidings")
+TOKEN = "ghp_queuetoken000000000000000000000000"
+VICTIM = "fleet/quiet-007"  # the repository whose worker is killed mid-sync
+
+
+class Hold:
+    """Holds the first request for VICTIM until released: its job caught mid-way."""
+
+    def __init__(self) -> None:
+        self.held = threading.Event()
+        self.release = threading.Event()
+        self._first = True
+        self._lock = threading.Lock()
+
+    def __call__(self, _fake: FakeGitHub, request: Request) -> None:
+        if f"/repos/{VICTIM}" not in request.path:
+            return
+        with self._lock:
+            first, self._first = self._first, False
+        if first:
+            self.held.set()
+            self.release.wait(60)
+
+
+def _config(tmp: Path, api_url: str, names: list[str]) -> Path:
+    repos = "".join(f'[[repos]]\nname = "{n}"\n\n' for n in names)
+    path = tmp / "tidings.toml"
+    path.write_text(
+        repos + f'[github]\napi_url = "{api_url}"\nmax_retries = 1\ntimeout = 10\n\n'
+        "[site]\npdf = false\n",
+        encoding="utf-8",
+    )
+    return path
+
+
+def _jobs(url: str) -> list[tuple[str, str, dict[str, object]]]:
+    engine = sa.create_engine(url)
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(sa.text("SELECT task_name, status, args FROM procrastinate_jobs"))
+            return [(r[0], r[1], r[2]) for r in rows]
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.slow
+@pytest.mark.postgres
+def test_three_workers_one_killed_write_every_report_once_and_the_store_of_one_machine(
+    pg_url: str, tmp_path: Path
+) -> None:
+    repos = fleet(28, 2, now=datetime.now(UTC), seed=11)
+    assert len(repos) == 30
+    hold = Hold()
+    queue_dir, alone_dir = tmp_path / "queue", tmp_path / "alone"
+    queue_dir.mkdir()
+    alone_dir.mkdir()
+    env = {k: v for k, v in os.environ.items() if k != "TIDINGS_DB"} | {"GITHUB_TOKEN": TOKEN}
+    with FakeGitHub([r for rs in repos.values() for r in rs], token=TOKEN) as gh:
+        config_path = _config(queue_dir, gh.api_url, list(repos))
+        config = Config.model_validate(
+            {
+                "repos": [{"name": n} for n in repos],
+                "github": {"api_url": gh.api_url, "max_retries": 1},
+                "site": {
+                    "pdf": False,
+                    "reports_dir": str(queue_dir / "reports"),
+                    "out_dir": str(queue_dir / "site"),
+                },
+            }
+        )
+        gh.on_request(hold)
+        queued = api.enqueue_run(pg_url, config, days=2, pdf=False)
+        assert len(queued.queued) == 30 and queued.site
+        # Enqueued again for the same window: nothing new goes on the queue.
+        assert api.enqueue_run(pg_url, config, days=2, pdf=False).already == list(queued.queued)
+        logs = [queue_dir / f"worker{k}.log" for k in range(3)]
+        workers = [
+            subprocess.Popen(
+                [str(TIDINGS), "--db", pg_url, "--config", str(config_path), "worker",
+                 "--concurrency", "2", "--heartbeat", "0.5", "--stalled-after", "3"],
+                cwd=queue_dir,
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=log.open("wb"),
+            )
+            for log in logs
+        ]  # fmt: skip
+        try:
+            assert hold.held.wait(90), "no worker took the victim's job"
+            victim = _worker_of(logs, VICTIM)
+            workers[victim].send_signal(signal.SIGKILL)
+            workers[victim].wait(10)
+            hold.release.set()
+            _wait_until_done(pg_url, queue_dir / "site" / "index.html", deadline=240)
+        finally:
+            hold.release.set()
+            for proc in workers:
+                if proc.poll() is None:
+                    proc.send_signal(signal.SIGTERM)
+            for proc in workers:
+                try:
+                    proc.wait(30)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+        text = [log.read_text("utf-8", "replace") for log in logs]
+        for k, lines in enumerate(text):
+            assert "Traceback" not in lines, (k, lines[-2000:])
+            assert TOKEN not in lines
+        # The killed worker's job went back on the queue and another worker finished it.
+        assert any("its worker stopped answering" in t for t in text)
+        finishers = [k for k, t in enumerate(text) if f"{VICTIM}: ok (" in t]
+        assert len(finishers) == 1 and finishers[0] != victim
+        jobs = _jobs(pg_url)
+        sync_jobs = [j for j in jobs if j[0] == "tidings.sync"]
+        assert len(sync_jobs) == 30 and {j[1] for j in sync_jobs} == {"succeeded"}
+        assert {j[2]["repo"] for j in sync_jobs} == set(repos)
+        # Every report written once, by one worker, across all three logs.
+        written = Counter(
+            m.group(2)
+            for t in text
+            for m in re.finditer(r"INFO tidings\.queue: (\S+): wrote (\S+)", t)
+        )
+        assert set(written.values()) == {1}
+        on_disk = sorted(
+            str(p.relative_to(queue_dir / "reports"))
+            for p in (queue_dir / "reports").rglob("*.json")
+        )
+        assert sorted(written) == on_disk and len(on_disk) == 30 * 3  # 2 days and a week
+        assert sum("site: built" in t for t in text) == 1  # once, after the day's jobs
+
+        # The same run on one machine, into a store of its own: the same store.
+        gh.clear_faults()
+        alone = Store.open(f"sqlite:///{alone_dir / 'alone.db'}")
+        together = Store.open(pg_url)
+        try:
+            one = config.model_copy(deep=True)
+            one.site.reports_dir = str(alone_dir / "reports")
+            result = api.run(alone, one, days=2, site=False, pdf=False, token=TOKEN)
+            assert result.ok
+            for name in repos:
+                assert stored(together, name) == stored(alone, name), name
+        finally:
+            alone.close()
+            together.close()
+
+
+def _worker_of(logs: list[Path], repo: str, wait: float = 30) -> int:
+    """Which worker's log says it started `repo`'s job."""
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        for k, log in enumerate(logs):
+            if f"tidings.queue: {repo}: started" in log.read_text("utf-8", "replace"):
+                return k
+        time.sleep(0.1)
+    raise AssertionError(f"no worker log says it started {repo}")
+
+
+def _wait_until_done(url: str, site_index: Path, deadline: float) -> None:
+    end = time.monotonic() + deadline
+    while time.monotonic() < end:
+        jobs = _jobs(url)
+        if site_index.is_file() and not [j for j in jobs if j[1] in ("todo", "doing")]:
+            return
+        time.sleep(0.5)
+    raise AssertionError(f"the queue did not empty: {Counter((j[0], j[1]) for j in _jobs(url))}")
+
+
+def test_the_queue_refuses_a_sqlite_store_with_one_line(tmp_path: Path) -> None:
+    config = Config.model_validate({"repos": [{"name": "a/b"}]})
+    with pytest.raises(InvocationError) as info:
+        api.enqueue_run(f"sqlite:///{tmp_path / 'x.db'}", config)
+    assert info.value.one_line().startswith("the queue needs a PostgreSQL store")
+    assert info.value.exit_code == 2
