@@ -246,6 +246,9 @@ class GitHubConfig(_Strict):
     timeout: float = Field(default=30.0, gt=0)  # seconds per request
     max_wait: float = Field(default=900.0, ge=0)  # longest rate-limit sleep before giving up
     max_retries: int = Field(default=6, ge=0)
+    # Changed lines (REST `/pulls/N/files` patches) are fetched for PRs merged in the last this
+    # many days (and not before `--since`), one request per PR of up to 100 files; 0: none.
+    patch_days: int = Field(default=30, ge=0)
 
     @property
     def graphql(self) -> str:

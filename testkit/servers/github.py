@@ -433,6 +433,9 @@ class _Repo:
     # A PR's pull request record's own updated_at, where it lags its issue record's (the
     # item's `updated_at`): see FakeGitHub.split_update_times.
     pull_updated: dict[int, datetime] = field(default_factory=dict)
+    # Commits pushed to a PR after its records were loaded (FakeGitHub.push_commit), oldest
+    # first; records keep a count only, so the rest are made up (`pr_commits`).
+    pushed: dict[int, list[tuple[str, datetime]]] = field(default_factory=dict)
     # Discussions: the categories (name -> node id) and the discussions created, oldest first.
     discussion_categories: dict[str, str] = field(default_factory=dict)
     discussions: list[dict[str, Any]] = field(default_factory=list)
@@ -468,6 +471,21 @@ class _Repo:
             ),
             key=lambda rc: rc.id,
         )
+
+    def pr_commits(self, number: int) -> list[tuple[str, datetime]]:
+        """A PR's commits (sha, committedDate), oldest first: as many as its record counts
+        made when it was opened (a second apart), then those pushed since."""
+        item = self.items[number]
+        pushed = self.pushed.get(number, [])
+        made = max(0, (item.commits or 0) - len(pushed))
+        first = [
+            (
+                _sha(self.full_name.lower(), number, "commit", i),
+                item.created_at + timedelta(seconds=i),
+            )
+            for i in range(made)
+        ]
+        return first + pushed
 
     def unresolved_count(self, number: int) -> int:
         return sum(1 for rc in self.threads(number) if rc.id in self.unresolved)
@@ -1207,6 +1225,29 @@ class FakeGitHub:
             item.updated_at = self.clock
             return data.unresolved_count(item.number)
 
+    def push_commit(
+        self, repo: str | int | None, number: int | None = None, /, *, at: datetime | None = None
+    ) -> str:
+        """Push a commit to a PR (committed `at`, default the clock): its commit count, head and
+        updated_at move, as on GitHub. Returns the commit's sha."""
+        name, (num,) = self._shift(repo, number)
+        with self._lock:
+            data = self._repo(name)
+            item = self._item(data, cast(int, num))
+            when = at or self.clock
+            sha = _sha(
+                data.full_name.lower(),
+                item.number,
+                "pushed",
+                len(data.pushed.get(item.number, [])),
+                when,
+            )
+            data.pushed.setdefault(item.number, []).append((sha, when))
+            item.commits = (item.commits or 0) + 1
+            item.head_sha = sha
+            item.updated_at = self.clock
+            return sha
+
     def delete_review_comment(
         self, repo: str | int | None, comment_id: int | None = None, /
     ) -> None:
@@ -1836,6 +1877,11 @@ class FakeGitHub:
         }
         if f.previous_path is not None:
             out["previous_filename"] = f.previous_path
+        # The record's diff, served as GitHub's `patch` (unified hunks, with context if the
+        # record has it); GitHub leaves the key out for binary and very large diffs, as here
+        # for a record without one.
+        if f.patch is not None:
+            out["patch"] = f.patch
         return out
 
     # REST endpoints. Each runs under the lock and returns a finished response.
@@ -2403,8 +2449,33 @@ class FakeGitHub:
         number = item.number
 
         def commits(info: GraphQLResolveInfo, **args: Any) -> dict[str, Any] | None:
-            # Records keep the commit count only; the connection has no nodes to page through.
-            return _connection(ctx, info, args, [], lambda x: x, total=item.commits or 0)
+            keyed = [((n,), c) for n, c in enumerate(repo.pr_commits(number))]
+            return _connection(
+                ctx,
+                info,
+                args,
+                keyed,
+                lambda c: {
+                    "id": _node_id("PURC", _stable_int(c[0])),
+                    "url": f"{item.url}/commits/{c[0]}",
+                    "resourcePath": f"/{repo.full_name}/pull/{number}/commits/{c[0]}",
+                    "commit": {**_gql_commit(c[0]), "committedDate": _iso(c[1])},
+                },
+            )
+
+        def thread_comments(root: r.ReviewCommentRecord) -> Callable[..., Any]:
+            def resolve(info: GraphQLResolveInfo, **args: Any) -> dict[str, Any] | None:
+                rows = [
+                    rc
+                    for rc in repo.review_comments.values()
+                    if not rc.deleted and (rc.id == root.id or rc.in_reply_to_id == root.id)
+                ]
+                keyed = sorted(((rc.id,), rc) for rc in rows)
+                return _connection(
+                    ctx, info, args, keyed, lambda rc: self._gql_review_comment(ctx, repo, rc)
+                )
+
+            return resolve
 
         def reviews(info: GraphQLResolveInfo, **args: Any) -> dict[str, Any] | None:
             rows = [rv for rv in repo.reviews.values() if rv.number == number and not rv.deleted]
@@ -2442,8 +2513,12 @@ class FakeGitHub:
                 lambda rc: {
                     "id": _node_id("PRRT", rc.id),
                     "isResolved": rc.id not in repo.unresolved,
-                    "isOutdated": False,
+                    # As GitHub: a later commit changed the lines (REST then clears `line`).
+                    "isOutdated": rc.line is None and rc.original_line is not None,
                     "path": rc.path,
+                    "line": rc.line,
+                    "originalLine": rc.original_line,
+                    "comments": thread_comments(rc),
                 },
             )
 

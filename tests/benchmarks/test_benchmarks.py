@@ -51,6 +51,11 @@ def test_quick_benchmark_reports_every_figure() -> None:
     # Nothing changed: tidings repeats its last requests and every answer is a 304.
     unchanged = runs[("tidings", "unchanged")]
     assert unchanged["not_modified"] == unchanged["requests"]
+    # The merged PRs' patches: one file listing for each of the quick week's 60 merged PRs
+    # (each has under 100 files), counted in tidings' figures; none again when nothing changed.
+    assert results["patches"]["full"] == {"requests": 60, "prs": 60, "files_without_patch": 90}
+    assert results["patches"]["unchanged"]["requests"] == 0
+    assert results["patches"]["changed"]["requests"] <= 10  # only a PR merged by the changes
 
 
 def test_render_prints_the_table_and_verdicts() -> None:
@@ -83,6 +88,11 @@ def test_render_prints_the_table_and_verdicts() -> None:
             for plan in TOOLS[1:]
         },
         "repository_call": {"full": 200, "changed": 200, "unchanged": 304},
+        "patches": {
+            "full": {"requests": 300, "prs": 300, "files_without_patch": 2},
+            "changed": {"requests": 1, "prs": 1, "files_without_patch": 0},
+            "unchanged": {"requests": 0, "prs": 0, "files_without_patch": 0},
+        },
         "targets": {"full sync <= 300 requests": True, "no-change re-sync all 304": False},
         "checks": {"store equals the served week after the full sync": False},
         "check_notes": {"store equals the served week after the full sync": "2 records differ"},
@@ -95,5 +105,6 @@ def test_render_prints_the_table_and_verdicts() -> None:
     assert "PASS full sync <= 300 requests" in text
     assert "FAIL no-change re-sync all 304" in text
     assert "n/a" in text
+    assert "patches (GET /pulls/{n}/files): full sync 300 for 300 PRs, 10 changed 1 for 1" in text
     assert "rest+pulls" in text and "changed 200" in text.replace("10 changed", "changed")
     assert "FAIL store equals the served week after the full sync: 2 records differ" in text

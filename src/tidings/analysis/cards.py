@@ -15,7 +15,7 @@ from tidings.facts.actors import is_bot
 from tidings.facts.discussions import Discussion
 from tidings.facts.evidence import PREvidence
 from tidings.facts.importance import Scored
-from tidings.facts.risk import PRFile
+from tidings.facts.risk import PRFile, parse_patch
 
 BODY_CHARS = 700
 REVIEW_CHARS = 240
@@ -101,7 +101,7 @@ def evidence_fields(evidence: PREvidence | None, *, diff_chars: int = DIFF_CHARS
     if evidence is None:
         return {"risk_tags": [], "added_code": [], "review_threads": []}
     files = list(evidence.merged.files) if evidence.merged is not None else []
-    patches = {f.path: f.patch.splitlines() for f in files if f.patch}
+    patches = {f.path: _added(f) for f in files if f.patch}
     tags = []
     for tag in evidence.tags:
         entries: list[dict[str, Any]] = []
@@ -126,6 +126,9 @@ def evidence_fields(evidence: PREvidence | None, *, diff_chars: int = DIFF_CHARS
             "outdated": t.outdated,
             "replies": t.replies,
             "author_replied": t.author_replied,
+            # From the GitHub sync's details; None where not known (a git-only store).
+            "resolved": t.resolved,
+            "commits_after": t.commits_after,
             "hunk": [_code(x) for x in t.hunk_tail],
             "text": trim(t.body, THREAD_TEXT),
         }
@@ -136,6 +139,13 @@ def evidence_fields(evidence: PREvidence | None, *, diff_chars: int = DIFF_CHARS
         "added_code": _added_code(files, diff_chars),
         "review_threads": threads,
     }
+
+
+def _added(f: PRFile) -> list[str]:
+    """The file's added lines: its hunks' `+` lines without the sign (headers and removed
+    lines are no code the PR brings), or, in rows an older git sync wrote, the lines as kept."""
+    diff = parse_patch(f.patch)
+    return list(diff.added) if diff is not None else []
 
 
 def _code(line: str) -> str:
@@ -160,7 +170,7 @@ def _added_code(files: list[PRFile], limit: int) -> list[dict[str, Any]]:
         if not f.patch or left <= 0:
             continue
         added: list[str] = []
-        for line in f.patch.splitlines():
+        for line in _added(f):
             if not line.strip():
                 continue
             code = _code(line)

@@ -128,7 +128,8 @@ class PRFile:
     status: str | None = None  # added, modified, removed, renamed (None: unknown)
     additions: int | None = None  # None: binary
     deletions: int | None = None
-    # The file's diff: unified hunks (`@@` headers, `-` and `+` lines, context ignored), or,
+    # The file's diff: unified hunks (`@@` headers, `-` and `+` lines; a context line ends a
+    # hunk, so a patch with context reads as its zero-context equivalent), or,
     # as older git syncs stored it, the added lines alone, one per line. None: not known.
     patch: str | None = None
 
@@ -205,7 +206,7 @@ def parse_patch(patch: str | None) -> Diff | None:
     started = False
     for line in lines:
         if line.startswith("@@") and _HUNK.match(line):
-            if started:
+            if removed or added:
                 hunks.append(Hunk(tuple(removed), tuple(added)))
             removed, added, started = [], [], True
         elif not started:
@@ -214,7 +215,13 @@ def parse_patch(patch: str | None) -> Diff | None:
             added.append(line[1:])
         elif line.startswith("-"):
             removed.append(line[1:])
-    if started:
+        elif not line.startswith("\\") and (removed or added):
+            # A context line (a patch with context, as GitHub's is) ends a run of changes:
+            # the hunk git's zero-context diff would have printed, so the rules that pair a
+            # hunk's removed and added lines read both forms alike.
+            hunks.append(Hunk(tuple(removed), tuple(added)))
+            removed, added = [], []
+    if removed or added:
         hunks.append(Hunk(tuple(removed), tuple(added)))
     return Diff(tuple(hunks), removed_known=True)
 

@@ -32,14 +32,13 @@ from typing import IO, Any
 from tidings.errors import SourceError
 from tidings.progress import Progress
 from tidings.records import GIT_AUTHOR, ItemRecord, PRFileRecord
+from tidings.sources.hunks import bound
 from tidings.store import Store
 from tidings.store.git import write_git_prs
 from tidings.store.limits import TIME_RANGE
 from tidings.store.rows import record_problem
 
 STREAM = "git"  # sync_state stream holding the newest commit read
-# Hunk text kept per file: enough for the rules, bounded for generated or vendored files.
-PATCH_MAX_CHARS = 32_000
 BATCH = 500  # commits per store transaction
 
 # At most 20 digits: a longer run is no PR reference, and int() of thousands of digits fails.
@@ -90,10 +89,7 @@ class GitFile:
     def patch(self) -> str | None:
         if self.hunks is None:
             return None
-        text = "\n".join(self.hunks)
-        if len(text) > PATCH_MAX_CHARS:
-            text = text[: text.rfind("\n", 0, PATCH_MAX_CHARS) + 1].rstrip("\n")
-        return text
+        return bound("\n".join(self.hunks))
 
 
 @dataclass

@@ -2,13 +2,16 @@
 
 A complete list replaces what the store holds; a partial one (a file list GitHub stopped at
 3,000, a continuation the PR vanished from) only adds to it, since a row missing from a partial
-list proves nothing. Patches come only from a git sync (GitHub's details give none) and are kept
-when GitHub's rows replace the clone's.
+list proves nothing. Patches come from a git sync or from GitHub's REST file listing of merged
+PRs (sources/github/patches.py), never from the GraphQL details, which keep them when their
+rows replace the stored ones; a file GitHub gives no patch for keeps the one a clone gave.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
@@ -95,3 +98,90 @@ def write_closing_refs(
     rows = admit(table, _rows(repo_id, refs), skip)
     write_children(store, conn, table, repo_id, number, rows, complete and len(rows) == len(refs))
     return len(rows)
+
+
+def write_threads(
+    store: Store,
+    conn: Connection,
+    repo_id: int,
+    number: int,
+    threads: Sequence[tuple[int, bool, bool]],
+    complete: bool,
+) -> int:
+    """PR `number`'s review threads as (first comment id, resolved, outdated), replaced by a
+    complete list, added to by a partial one; how many were written."""
+    rows = [
+        {"repo_id": repo_id, "number": number, "comment_id": c, "resolved": r, "outdated": o}
+        for c, r, o in {c: (c, r, o) for c, r, o in threads}.values()
+    ]
+    write_children(store, conn, schema.review_threads, repo_id, number, rows, complete)
+    return len(rows)
+
+
+def write_commits(
+    store: Store,
+    conn: Connection,
+    repo_id: int,
+    number: int,
+    commits: Sequence[tuple[str, datetime]],
+    complete: bool,
+) -> int:
+    """PR `number`'s commits as (sha, commit time), like `write_threads`."""
+    rows = [
+        {"repo_id": repo_id, "number": number, "sha": sha, "committed_at": at}
+        for sha, at in dict(commits).items()
+    ]
+    write_children(store, conn, schema.pr_commits, repo_id, number, rows, complete)
+    return len(rows)
+
+
+@dataclass(frozen=True, order=True)
+class PatchWork:
+    """A merged PR whose patches are not those of its current commit."""
+
+    number: int
+    sha: str  # the commit they are fetched for (merge, else head; "" when GitHub gave neither)
+    changed_files: int  # GitHub's count of the PR's changed files (0: not known)
+
+
+def patch_work(conn: Connection, repo_id: int, merged_since: datetime) -> list[PatchWork]:
+    """Merged PRs (merged at or after `merged_since`) whose patches were never fetched or were
+    fetched for another commit, by number."""
+    it = schema.items
+    sha = sa.func.coalesce(it.c.merge_commit_sha, it.c.head_sha, "")
+    rows = conn.execute(
+        sa.select(it.c.number, sha, sa.func.coalesce(it.c.changed_files, 0)).where(
+            it.c.repo_id == repo_id,
+            it.c.kind == "pr",
+            it.c.deleted.is_(False),
+            it.c.merged_at >= merged_since,
+            # A git-only PR has no GitHub record to list files of; an API sync replaces it.
+            sa.or_(it.c.source.is_(None), it.c.source != "git"),
+            sa.or_(it.c.patch_sha.is_(None), it.c.patch_sha != sha),
+        )
+    )
+    # Sorted here: an ORDER BY number would lead the planner to walk every item by its key
+    # rather than the few merged in the window by `ix_items_repo_merged`.
+    return sorted(PatchWork(number, sha, changed) for number, sha, changed in rows)
+
+
+def write_patches(
+    conn: Connection, repo_id: int, number: int, patches: Mapping[str, str], sha: str
+) -> int:
+    """Store PR `number`'s patches (path -> hunks) on its stored files and mark them fetched
+    for `sha`. Files absent from `patches` keep what they hold (a clone's hunks, say): GitHub
+    giving none is no evidence the file changed no line. How many files took a patch."""
+    pf = schema.pr_files
+    written = 0
+    for path, patch in patches.items():
+        result = conn.execute(
+            pf.update()
+            .where(pf.c.repo_id == repo_id, pf.c.number == number, pf.c.path == path)
+            .values(patch=patch)
+        )
+        written += result.rowcount or 0
+    it = schema.items
+    conn.execute(
+        it.update().where(it.c.repo_id == repo_id, it.c.number == number).values(patch_sha=sha)
+    )
+    return written

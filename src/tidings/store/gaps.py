@@ -49,6 +49,19 @@ def put_state(
     )
 
 
+def item_gaps(conn: Connection, repo_id: int, number: int) -> dict[str, str]:
+    """Item `number`'s recorded gaps (see read_gaps)."""
+    t = schema.sync_state
+    cursor = conn.execute(
+        sa.select(t.c.cursor).where(t.c.repo_id == repo_id, t.c.stream == gap_stream(number))
+    ).scalar_one_or_none()
+    try:
+        gaps = json.loads(cursor or "{}")
+    except ValueError:
+        return {}
+    return {str(k): str(v) for k, v in gaps.items()} if isinstance(gaps, dict) else {}
+
+
 def read_gaps(conn: Connection, repo_id: int) -> dict[int, dict[str, str]]:
     """Item number -> {part: what is missing}, for every item with a recorded gap."""
     t = schema.sync_state

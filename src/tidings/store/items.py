@@ -43,6 +43,7 @@ DETAIL_COLUMNS = (
     "unresolved_threads",
     "detail_updated_at",
     "checked_updated_at",
+    "patch_sha",
 )
 
 _items = schema.items
@@ -82,9 +83,9 @@ def write_listed(
             # The store already holds a newer copy (from GraphQL details); a lagging REST
             # replica must not roll it back.
             continue
-        if old is not None:
-            for column in DETAIL_COLUMNS:
-                row[column] = old[column]
+        for column in DETAIL_COLUMNS:
+            # Bookkeeping the record does not carry (`patch_sha`) starts empty on a new item.
+            row[column] = old[column] if old is not None else row.get(column)
         rows[row["number"]] = row
     store.upsert(conn, t, list(rows.values()))
     return len(rows)

@@ -98,6 +98,9 @@ items = Table(
     Column("source", String(10)),
     # Review threads still unresolved when last fetched (None: not known).
     Column("unresolved_threads", Integer),
+    # The commit (merge, else head) whose diff GitHub's file listing last gave this merged
+    # PR's patches for: a re-sync asks again only when it changed (sources/github/patches.py).
+    Column("patch_sha", String(64)),
     PrimaryKeyConstraint("repo_id", "number"),
     Index("ix_items_repo_created", "repo_id", "created_at"),
     Index("ix_items_repo_closed", "repo_id", "closed_at"),
@@ -225,6 +228,33 @@ pr_files = Table(
     # non-test code, need them. NULL where no source gave a diff.
     Column("patch", Text),
     PrimaryKeyConstraint("repo_id", "number", "path"),
+)
+
+# Inline review threads' state as GraphQL gives it (`reviewThreads`), one row per thread keyed
+# by its first comment (a root row of review_comments): whether it was resolved and whether
+# GitHub calls it outdated (a later commit changed the lines it is on). Replaced whole by each
+# complete read of the PR's details. Not in snapshots: a re-sync of the PR fills it again.
+review_threads = Table(
+    "review_threads",
+    metadata,
+    _repo_fk(),
+    Column("number", Integer, nullable=False),
+    Column("comment_id", BigInteger, nullable=False, autoincrement=False),
+    Column("resolved", Boolean),
+    Column("outdated", Boolean),
+    PrimaryKeyConstraint("repo_id", "number", "comment_id"),
+)
+
+# A PR's commits with their commit times (GraphQL `commits`), so facts can tell which reviews
+# a later commit followed. Replaced whole by each complete read; not in snapshots either.
+pr_commits = Table(
+    "pr_commits",
+    metadata,
+    _repo_fk(),
+    Column("number", Integer, nullable=False),
+    Column("sha", String(64), nullable=False),
+    Column("committed_at", UTCDateTime),
+    PrimaryKeyConstraint("repo_id", "number", "sha"),
 )
 
 closing_refs = Table(

@@ -38,6 +38,8 @@ class SyncContext:
     recheck: set[int] = field(default_factory=set)
     # The review id field the server knows (older GitHub Enterprise lacks `fullDatabaseId`).
     review_id: str = queries.REVIEW_ID_FIELDS[0]
+    # Merged PRs whose changed lines are fetched: those merged at or after this (None: none).
+    patches_since: datetime | None = None
 
     @property
     def full_name(self) -> str:

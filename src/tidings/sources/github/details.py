@@ -19,6 +19,7 @@ from tidings.sources.github import queries, shapes
 from tidings.sources.github.client import GraphQLTooLarge, RequestFailed
 from tidings.sources.github.context import SyncContext, log
 from tidings.sources.github.deletions import proven_gone
+from tidings.sources.github.patches import GAP as PATCH_GAP
 from tidings.sources.github.pr import FIELD_COLUMNS, PRAnswer
 from tidings.sources.github.pr_fetch import fetch_prs
 from tidings.sources.github.writers import write_plain
@@ -39,14 +40,15 @@ class _Details:
     def __init__(self, ctx: SyncContext) -> None:
         self.ctx = ctx
         self.quarantined: dict[int, quarantine.Quarantined] = {}
-        self.gapped: set[int] = set()  # items with a recorded gap (store/gaps.py)
+        # Items with a recorded gap (store/gaps.py): number -> {part: what is missing}.
+        self.gapped: dict[int, dict[str, str]] = {}
 
     def run(self) -> None:
         ctx = self.ctx
         store = ctx.store
         with store.begin() as conn:
             pending = items.stale_prs(conn, ctx.repo_id)
-            self.gapped = set(read_gaps(conn, ctx.repo_id))
+            self.gapped = read_gaps(conn, ctx.repo_id)
             held = quarantine.load(conn, ctx.repo_id)
             for number in set(held) - set(pending):
                 # Current (details came another way) or deleted: nothing left to retry.
@@ -184,6 +186,7 @@ class _Details:
         reviews = [nz.review_from_graphql(n, number) for n in pr.nodes.get("reviews", {}).values()]
         if not pr.skipped("reviews"):
             values["review_comments_count"] = sum(r.comments_count for r in reviews)
+        threads = [nz.thread_from_graphql(n) for n in pr.nodes.get("reviewThreads", {}).values()]
         if not pr.skipped("reviewThreads"):
             values["unresolved_threads"] = nz.unresolved_threads(
                 pr.nodes.get("reviewThreads", {}).values()
@@ -200,8 +203,9 @@ class _Details:
                 kept = "; kept what the store holds" if pr.skipped(part) else ""
                 ctx.note(f"#{number}: {what}{kept}")
         if gaps or number in self.gapped:
-            write_gaps(ctx.store, conn, repo_id, number, gaps)
-            self.gapped.discard(number)
+            # The patch stage's part stays: details read again do not read patches again.
+            held = {k: v for k, v in self.gapped.pop(number, {}).items() if k == PATCH_GAP}
+            write_gaps(ctx.store, conn, repo_id, number, {**held, **gaps})
 
         if not pr.skipped("reviews"):
             ctx.report.reviews += write_plain(ctx)(conn, reviews)
@@ -223,6 +227,14 @@ class _Details:
             ctx.report.pr_files += files.write_pr_files(
                 ctx.store, conn, repo_id, number, pr_files, pr.complete("files"), ctx.note
             )
+        if not pr.skipped("reviewThreads"):
+            # A thread whose first comment GitHub gives no id cannot be tied to its comments.
+            known = [(c, r, o) for c, r, o in threads if c is not None]
+            complete = pr.complete("reviewThreads") and len(known) == len(threads)
+            files.write_threads(ctx.store, conn, repo_id, number, known, complete)
+        if not pr.skipped("commits"):
+            commits = [nz.commit_from_graphql(n) for n in pr.nodes.get("commits", {}).values()]
+            files.write_commits(ctx.store, conn, repo_id, number, commits, pr.complete("commits"))
         if not pr.skipped("closingIssuesReferences"):
             refs = [
                 nz.closing_ref_from_graphql(n, number)

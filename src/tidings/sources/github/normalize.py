@@ -308,6 +308,16 @@ def file_from_rest(row: JSON, number: int) -> PRFileRecord:
     )
 
 
+def patch_from_rest(row: JSON) -> tuple[str, str | None]:
+    """A row of REST `GET /pulls/{n}/files` read for its diff: the path and GitHub's `patch`
+    (unified hunks with context), which GitHub leaves out for binary files and for diffs too
+    large for it to show."""
+    path, patch = row["filename"], row.get("patch")
+    if not isinstance(path, str) or not isinstance(patch, str | None):
+        raise TypeError("a file's filename and patch must be strings")
+    return path, patch
+
+
 def pull_sizes_from_rest(pull: JSON) -> dict[str, int]:
     """REST `GET /pulls/{n}`'s own counts: `changed_files` is the true number of changed files
     even where GitHub lists only 3,000 of them (or GraphQL answers `changedFiles: 0`)."""
@@ -327,6 +337,26 @@ def unresolved_threads(nodes: Iterable[JSON]) -> int:
     usually the same, since threads are rarely resolved or reopened after merging.
     """
     return sum(1 for node in nodes if node.get("isResolved") is False)
+
+
+def thread_from_graphql(node: JSON) -> tuple[int | None, bool, bool]:
+    """A review thread: its first comment's REST id (None when GitHub gives none), whether it
+    is resolved and whether GitHub calls it outdated."""
+    resolved, outdated = node["isResolved"], node.get("isOutdated", False)
+    if not isinstance(resolved, bool) or not isinstance(outdated, bool):
+        raise TypeError("a thread's isResolved and isOutdated must be true or false")
+    first = [c for c in (node.get("comments") or {}).get("nodes") or [] if c is not None]
+    root = review_id(first[0]) if first else None
+    return root, resolved, outdated
+
+
+def commit_from_graphql(node: JSON) -> tuple[str, datetime]:
+    """A PR commit: its sha and commit time."""
+    commit = node["commit"]
+    sha = commit["oid"]
+    if not isinstance(sha, str):
+        raise TypeError("a commit's oid must be a string")
+    return sha, required_time(commit["committedDate"], "committedDate")
 
 
 def closing_ref_from_graphql(node: JSON, number: int) -> ClosingRefRecord:

@@ -32,6 +32,7 @@ NODE_KEYS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "files": lambda n: n["path"],
     "closingIssuesReferences": lambda n: (n["repository"]["nameWithOwner"], n["number"]),
     "reviewThreads": lambda n: n["id"],
+    "commits": lambda n: n["commit"]["oid"],
 }
 
 

@@ -33,9 +33,17 @@ def _review_node(id_field: str) -> str:
 FILE_NODE = "path additions deletions changeType"
 CLOSING_NODE = "number repository { nameWithOwner }"
 LABEL_NODE = "name"
-# Only resolution is read (the threads' comments come from the REST review-comment listing);
-# `id` tells nodes apart across continuation pages.
-THREAD_NODE = "id isResolved"
+
+
+# Resolution and whether GitHub calls the thread outdated, and its first comment's id, which
+# ties it to the root row of the REST review-comment listing (which gives the comments
+# themselves); `id` tells nodes apart across continuation pages.
+def _thread_node(id_field: str) -> str:
+    return f"id isResolved isOutdated comments(first: 1) {{ nodes {{ {id_field} }} }}"
+
+
+# A PR's commits with their commit times: which review a later commit followed (facts/threads.py).
+COMMIT_NODE = "commit { oid committedDate }"
 
 PAGE_INFO = "pageInfo { hasNextPage endCursor }"
 
@@ -46,6 +54,7 @@ CONNECTIONS: dict[str, int] = {
     "files": 100,
     "closingIssuesReferences": 50,
     "reviewThreads": 100,
+    "commits": 100,
 }
 
 
@@ -65,7 +74,8 @@ def _connection(
         "reviews": _review_node(review_id),
         "files": FILE_NODE,
         "closingIssuesReferences": CLOSING_NODE,
-        "reviewThreads": THREAD_NODE,
+        "reviewThreads": _thread_node(review_id),
+        "commits": COMMIT_NODE,
     }[name]
     first = min(CONNECTIONS[name], page) if page else CONNECTIONS[name]
     args = f"first: {first}" + (f", after: {json.dumps(after)}" if after else "")
@@ -76,7 +86,7 @@ def _pr_fields(review_id: str, page: int | None) -> str:
     return f"""
   id number title body url author {{ {ACTOR} }} authorAssociation state isDraft locked
   createdAt updatedAt closedAt mergedAt merged mergedBy {{ {ACTOR} }} mergeCommit {{ oid }}
-  additions deletions changedFiles commits {{ totalCount }}
+  additions deletions changedFiles
   baseRefName headRefName headRefOid reviewDecision
   reactionGroups {{ content reactors {{ totalCount }} }}
   comments {{ totalCount }}
@@ -84,7 +94,8 @@ def _pr_fields(review_id: str, page: int | None) -> str:
   {_connection("reviews", review_id=review_id, page=page)}
   {_connection("files", page=page)}
   {_connection("closingIssuesReferences", page=page)}
-  {_connection("reviewThreads", page=page)}
+  {_connection("reviewThreads", review_id=review_id, page=page)}
+  {_connection("commits", page=page)}
 """
 
 

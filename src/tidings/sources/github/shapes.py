@@ -222,7 +222,8 @@ def _pr_connections(
         "reviews": lambda n: _review(n, number),
         "files": lambda n: nz.file_from_graphql(n, number),
         "closingIssuesReferences": lambda n: nz.closing_ref_from_graphql(n, number),
-        "reviewThreads": lambda n: (n["id"], n["isResolved"]),
+        "reviewThreads": lambda n: (n["id"], nz.thread_from_graphql(n)),
+        "commits": nz.commit_from_graphql,
     }
     for connection in connections:
         label = f"{where}.{connection}"

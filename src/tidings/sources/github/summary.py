@@ -19,6 +19,11 @@ class SyncReport:
     reconciled: int = 0  # items whose comments were re-listed after a count mismatch
     marked_deleted: int = 0
     team_members: int = 0  # listed members of the config's maintainer teams
+    # Diff evidence of merged PRs (patches.py): what it cost and what it gave.
+    patch_requests: int = 0  # REST file listings asked for patches
+    patched_prs: int = 0  # merged PRs whose patches were (re)fetched
+    patched_files: int = 0  # files that took a patch
+    files_without_patch: int = 0  # files GitHub listed with no patch (binary or too large)
     rest_requests: int = 0
     graphql_requests: int = 0
     not_modified: int = 0

@@ -45,6 +45,13 @@
    neither rolls a stored time back nor makes every sync fetch details again. Each batch
    commits in one transaction. Because the work list is derived from the store, an
    interrupted sync resumes with no gap.
+4b. **Changed lines of merged PRs** — GraphQL gives no diffs, so for each PR merged in the
+   window (`github.patch_days`, 30 by default, and not before `--since`) one REST
+   `GET /pulls/{n}/files` (up to 100 files a page, at most three pages) gives its patches,
+   stored as the zero-context hunks a git sync stores, bounded per file and per PR, and
+   marked with the commit they are of, so a re-sync asks again only when it changed: a quiet
+   re-sync costs nothing here (patches.py). Files GitHub gives no patch (binary, too large)
+   are recorded on the PR; hunks a clone gave are never overwritten with nothing.
 5. **Deletions by count reconciliation** — `since` listings never report deletions. For each
    item changed since it was last checked (`checked_updated_at != updated_at`) the stored
    comment count is compared with GitHub's `comments` (and, for PRs, review comments with the
@@ -75,12 +82,12 @@
    A value the store cannot hold (a number beyond its column, a year-9999 time:
    store/limits.py) skips its record with a note naming it; it never moves a cursor.
 
-The stages live in modules of their own, run in this order by `sync_repository`:
-repository.py (1), listing.py and same_second.py (2, 3), details.py with pr_fetch.py and pr.py
-(4), reconcile.py (5), teams.py (maintainer teams). They fetch and normalise; every SQL
-statement is the store's (store/items.py, comments.py, files.py, rows.py, gaps.py, teams.py,
-quarantine.py), and an import-linter contract keeps SQLAlchemy out of the sources. A stage
-reads the store only through those functions, to decide what to fetch next from what is
+The stages live in modules of their own, run in this order by `sync_repository`: repository.py
+(1), listing.py and same_second.py (2, 3), details.py with pr_fetch.py and pr.py (4),
+patches.py (4b), reconcile.py (5), teams.py (maintainer teams). They fetch and normalise; every
+SQL statement is the store's (store/items.py, comments.py, files.py, rows.py, gaps.py,
+teams.py, quarantine.py), and an import-linter contract keeps SQLAlchemy out of the sources. A
+stage reads the store only through those functions, to decide what to fetch next from what is
 already committed (cursors, stale details, unchecked counts): that is what makes a sync resume.
 """
 
@@ -88,7 +95,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 
 from tidings.config import GitHubConfig
 from tidings.errors import SourceError, register_secret
@@ -97,6 +104,7 @@ from tidings.sources.github.client import GitHubClient
 from tidings.sources.github.context import SyncContext
 from tidings.sources.github.details import PR_BATCH, read_details
 from tidings.sources.github.listing import read_streams
+from tidings.sources.github.patches import read_patches
 from tidings.sources.github.reconcile import reconcile_items, reconcile_totals
 from tidings.sources.github.repository import read_repository
 from tidings.sources.github.summary import SyncReport
@@ -161,6 +169,9 @@ def sync_repository(
     )
     if progress is not None:
         ctx.progress = progress
+    if github.patch_days > 0:
+        window = datetime.now(UTC) - timedelta(days=github.patch_days)
+        ctx.patches_since = max(window, since) if since is not None else window
     try:
         # One sync per repository at a time, in any process: a second one waits (store/locks.py).
         with store.sync_lock(full_name):
@@ -179,6 +190,7 @@ def _run(ctx: SyncContext) -> None:
     read_repository(ctx)
     changed = read_streams(ctx)
     read_details(ctx)
+    read_patches(ctx)
     reconcile_items(ctx)
     if changed or ctx.verify:
         reconcile_totals(ctx)
