@@ -224,6 +224,10 @@ def measure_weekly(
     store: Store, repo: RepoConfig, year: int, week: int, concurrency: int
 ) -> dict[str, Any]:
     """The weekly report with the model writing every section: fresh, then re-run."""
+    # From an empty cache, as `measure` does: run after the heavy week, it was all cache hits
+    # and reported 0 calls.
+    with store.begin() as conn:
+        conn.execute(schema.llm_cache.delete())
     with FakeOpenAI() as llm:
         analyst = _analyst(llm, store, concurrency)
         report = build_weekly(store, repo, year, week, "en", analysis=analyst)

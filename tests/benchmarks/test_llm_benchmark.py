@@ -42,6 +42,11 @@ def test_quick_llm_benchmark_reports_every_figure() -> None:
         > windows["generated day"]["scale"]["active_items"]
     )
     assert not windows["generated week"]["baseline"]["fits_32k"]
+    # The model-written weekly is measured fresh: it pays for every section and PR summary.
+    weekly = results["weekly"]
+    assert weekly["fresh"]["calls"] > 0 and weekly["fresh"]["prompt_tokens"] > 0
+    assert weekly["pr_calls"] > 0 and weekly["section_calls"] > 0
+    assert weekly["rerun"]["calls"] == 0
     wt = results["wall_time"]
     assert wt["concurrent"]["calls"] == wt["serial"]["calls"] > 0
     assert wt["concurrent"]["concurrency"] == 8 and wt["serial"]["concurrency"] == 1

@@ -18,6 +18,7 @@ from tidings.store import schema
 from tidings.store.db import Store
 
 Kind = Literal["comment", "review_comment", "review"]
+_CHUNK = 500  # item numbers per IN list: well under every backend's bound-parameter limit
 _TABLES: dict[Kind, sa.Table] = {
     "comment": schema.comments,
     "review_comment": schema.review_comments,
@@ -25,17 +26,29 @@ _TABLES: dict[Kind, sa.Table] = {
 }
 
 
-def live_counts(conn: Connection, repo_id: int, kind: Kind) -> dict[int, int]:
-    """Item number -> how many live rows of `kind` the store holds for it."""
+def live_counts(
+    conn: Connection, repo_id: int, kind: Kind, numbers: Iterable[int]
+) -> dict[int, int]:
+    """Item number -> how many live rows of `kind` the store holds for it, for `numbers` only
+    (items with none are absent). Only the items a sync has to check are counted, each from
+    the covering ix_*_repo_number index: counting the whole repository's grew with its history
+    (16 -> 95 ms at a year of vLLM-scale data) although a quiet re-sync checks no item."""
     table = _TABLES[kind]
-    return {
-        number: count
-        for number, count in conn.execute(
-            sa.select(table.c.number, sa.func.count())
-            .where(table.c.repo_id == repo_id, table.c.deleted.is_(False))
-            .group_by(table.c.number)
+    wanted = sorted(set(numbers))
+    counts: dict[int, int] = {}
+    for start in range(0, len(wanted), _CHUNK):
+        counts.update(
+            conn.execute(
+                sa.select(table.c.number, sa.func.count())
+                .where(
+                    table.c.repo_id == repo_id,
+                    table.c.number.in_(wanted[start : start + _CHUNK]),
+                    table.c.deleted.is_(False),
+                )
+                .group_by(table.c.number)
+            ).all()
         )
-    }
+    return counts
 
 
 def live_ids(conn: Connection, repo_id: int, kind: Kind, number: int) -> list[int]:

@@ -71,7 +71,14 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur.close()
 
 
-def _postgres_utc(dbapi_conn: Any, _record: Any) -> None:
+# PostgreSQL's default cost of a random page read, chosen for spinning disks.
+_PG_DEFAULT_RANDOM_PAGE_COST = "4"
+# What this session uses instead when nobody configured the server's (the value PostgreSQL's
+# documentation and most hosted services use for SSDs).
+SSD_RANDOM_PAGE_COST = "1.1"
+
+
+def _postgres_session(dbapi_conn: Any, _record: Any) -> None:
     # Timestamps come back in the session's time zone; a server set to, say, Asia/Shanghai
     # would hand back late-9999 times as year 10000, which no datetime can hold. UTC always
     # reads back what was written.
@@ -79,6 +86,16 @@ def _postgres_utc(dbapi_conn: Any, _record: Any) -> None:
     dbapi_conn.autocommit = True
     cur = dbapi_conn.cursor()
     cur.execute("SET TIME ZONE 'UTC'")
+    # A report reads a window's reviews, review comments and files by PR number. With the
+    # spinning-disk default the planner prices those few hundred scattered index reads above
+    # reading the whole table, so on a year-old store it read every review of every PR (25 ms
+    # a query, growing with history; issue #14). Only a server nobody tuned is overridden,
+    # and only in this session: a value set in postgresql.conf, for the role or the database,
+    # or in the URL's options is left alone.
+    cur.execute("SELECT setting, source FROM pg_settings WHERE name = 'random_page_cost'")
+    row = cur.fetchone()
+    if row is not None and tuple(row) == (_PG_DEFAULT_RANDOM_PAGE_COST, "default"):
+        cur.execute(f"SET random_page_cost = {SSD_RANDOM_PAGE_COST}")
     cur.close()
     dbapi_conn.autocommit = autocommit
 
@@ -117,7 +134,7 @@ class Store:
         if engine.dialect.name == "sqlite":
             sa.event.listen(engine, "connect", _sqlite_pragmas)
         elif engine.dialect.name == "postgresql":
-            sa.event.listen(engine, "connect", _postgres_utc)
+            sa.event.listen(engine, "connect", _postgres_session)
         store = cls(engine)
         try:
             with engine.connect():

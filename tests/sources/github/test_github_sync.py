@@ -4,6 +4,7 @@ at the request cost the plan in sync.py promises, through faults and concurrent 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -145,6 +146,64 @@ def test_deleted_comment_marked_once_its_item_is_updated(store: Store, fake: Fak
     report = sync(store, fake)
     assert report.reconciled == 1 and report.marked_deleted == 1
     assert _comment(store, comment.id).deleted
+    assert_same(store, fake)
+
+
+def _counted(statements: list[tuple[str, Any]], table: str, repo_id: int) -> list[set[int]]:
+    """The item numbers each per-item count of `table` asked for (its int parameters, bar the
+    repository's id)."""
+    found = []
+    for statement, params in statements:
+        if re.search(rf"SELECT {table}\.number, count\(\*\)", statement):
+            values = list(params.values() if isinstance(params, dict) else params)
+            numbers = [v for v in values if isinstance(v, int) and not isinstance(v, bool)]
+            numbers.remove(repo_id)
+            found.append(set(numbers))
+    return found
+
+
+def test_comment_counts_read_only_the_changed_items(store: Store, fake: FakeGitHub) -> None:
+    """Deletion detection counts the stored comments of the items this sync saw change, not of
+    the whole history (issue #14), and counts nothing when none changed."""
+    sync(store, fake)
+    served_items = [x for x in records_of(fake, REPO) if isinstance(x, r.ItemRecord)]
+    comment = next(
+        x
+        for x in records_of(fake, REPO)
+        if isinstance(x, r.CommentRecord)
+        and next(i for i in served_items if i.number == x.number).kind == "pr"
+    )
+    issue = next(i.number for i in served_items if i.kind == "issue")
+    fake.delete_comment(REPO, comment.id)
+    fake.advance(60)
+    fake.update_item(REPO, comment.number, labels=["touched"])
+    fake.update_item(REPO, issue, title="retitled")
+    statements: list[tuple[str, Any]] = []
+
+    def note(_c: Any, _cur: Any, statement: str, params: Any, _ctx: Any, many: bool) -> None:
+        if not many:
+            statements.append((statement, params))
+
+    with store.engine.connect() as conn:
+        repo_id = store.require_repo(conn, REPO)
+    sa.event.listen(store.engine, "before_cursor_execute", note)
+    try:
+        report = sync(store, fake)
+        changed = list(statements)
+        statements.clear()
+        fake.advance(60)
+        quiet = sync(store, fake)
+    finally:
+        sa.event.remove(store.engine, "before_cursor_execute", note)
+    # The deletion is still found, through the one thread whose count disagreed.
+    assert report.reconciled == 1 and report.marked_deleted == 1
+    assert _comment(store, comment.id).deleted
+    # Conversation comments of both changed items; review comments of the PR alone.
+    assert _counted(changed, "comments", repo_id) == [{comment.number, issue}]
+    assert _counted(changed, "review_comments", repo_id) == [{comment.number}]
+    assert quiet.not_modified >= 3
+    assert _counted(statements, "comments", repo_id) == []
+    assert _counted(statements, "review_comments", repo_id) == []
     assert_same(store, fake)
 
 

@@ -32,8 +32,21 @@ def reconcile_items(ctx: SyncContext) -> None:
     they disagree."""
     with ctx.store.begin() as conn:
         candidates = items.unchecked(conn, ctx.repo_id)
-        stored_comments = comments.live_counts(conn, ctx.repo_id, "comment")
-        stored_review_comments = comments.live_counts(conn, ctx.repo_id, "review_comment")
+        if not candidates:
+            # A quiet re-sync: nothing changed, so nothing is counted and no history read.
+            ctx.progress("reconcile", 0, 0)
+            return
+        # Only the candidates' comments are counted, so this costs what the sync changed, not
+        # the repository's history.
+        stored_comments = comments.live_counts(
+            conn, ctx.repo_id, "comment", (item["number"] for item in candidates)
+        )
+        stored_review_comments = comments.live_counts(
+            conn,
+            ctx.repo_id,
+            "review_comment",
+            (item["number"] for item in candidates if item["kind"] == "pr"),
+        )
     total = len(candidates)
     ctx.progress("reconcile", 0, total)
     agreed: list[int] = []
