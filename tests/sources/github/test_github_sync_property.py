@@ -18,7 +18,7 @@ from unittest import mock
 
 import pytest
 import sqlalchemy as sa
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from testkit.servers.github import FakeGitHub, records_of
@@ -27,7 +27,7 @@ from tests.sources.github.test_github_sync import TOKEN, sync
 from tidings import records as r
 from tidings.errors import SourceError
 from tidings.sources.github import pages
-from tidings.store import Store, schema
+from tidings.store import Store, quarantine, schema
 from tidings.store.rows import read_records
 
 # Where wrong answers land: each entry is one or more (fault kind, what it matches) injected
@@ -171,6 +171,16 @@ def _empty_store(url: str) -> Iterator[Store]:
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(synced_first=st.booleans(), plan=rounds)
+# Found by this test: a PR set aside twice still waits at the first clean sync (its review
+# is read when its gap is over).
+@example(
+    synced_first=False,
+    plan=[
+        (("none", 0), []),
+        (("review", 0), [(7, None, None, 0)]),
+        (("none", 0), [(7, None, None, 0)]),
+    ],
+)
 def test_no_corrupted_answer_loses_what_github_still_has(
     db_url: str,
     synced_first: bool,
@@ -191,6 +201,15 @@ def test_no_corrupted_answer_loses_what_github_still_has(
             with contextlib.suppress(SourceError):
                 sync(store, gh, REPO)
             gh.clear_faults()
-        sync(store, gh, REPO)
+        # Clean syncs: the first reads everything but a PR set aside by the wrong answers,
+        # which waits out its gap (store/quarantine.py: retried with a growing gap, so a PR
+        # GitHub keeps failing on costs little); the runs that gap calls for read it too.
+        for _ in range(1 + 2 ** len(plan)):
+            sync(store, gh, REPO)
+            with store.begin() as conn:
+                if not quarantine.load(conn, store.require_repo(conn, REPO)):
+                    break
+        with store.begin() as conn:
+            assert quarantine.load(conn, store.require_repo(conn, REPO)) == {}
         missing = _live_on_github(gh) - _live_in_store(store)
         assert not missing, sorted(missing)
