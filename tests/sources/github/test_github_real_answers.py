@@ -22,6 +22,9 @@ from tidings.errors import SourceError
 from tidings.store import Store, quarantine, schema
 from tidings.store.gaps import read_gaps
 
+# Seventy cases, each with a fresh store: the fast loop runs them on SQLite, CI on both backends.
+pytestmark = pytest.mark.slow_on_postgres
+
 REPO = "acme/loss"
 T0 = datetime(2026, 3, 2, tzinfo=UTC)
 
