@@ -212,8 +212,7 @@ BAD = {
     "format 2 records under a version 1 header": (
         lambda ls: [_edit_field(ls[0], version=1), *ls[1:]],
         3,  # item 1's `patch_sha` (null here): a version 1 reader knew no such field
-        "item field 'patch_sha' came with snapshot format version 2, but the header says "
-        "version 1",
+        "item field 'patch_sha' came with snapshot format version 2, but the header says version 1",
     ),
     "before 1970": (
         lambda ls: [*ls[:5], _edit_field(ls[5], submitted_at="1969-12-31T23:59:59Z"), *ls[6:]],
