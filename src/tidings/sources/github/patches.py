@@ -14,6 +14,11 @@ GitHub leaves `patch` out for binary files and diffs too large for it to show: s
 their counts (and any hunks a clone gave), and the PR records the gap (store/gaps.py, part
 `patches`) so a report can say its code was not all read. Each PR commits in its own
 transaction; a listing that fails is noted and asked again by the next sync.
+
+Patches are evidence, not the record: when the token's budget is down to what the run's other
+repositories are owed (budget.py `spare`), the rest wait for the next sync, each PR marked
+with the gap, so a run over hundreds of repositories never spends their listings' requests
+here.
 """
 
 from __future__ import annotations
@@ -34,6 +39,10 @@ MAX_PAGES = 3  # files of a PR listed for patches: 300 cover all but the sweepin
 PR_PATCH_MAX_CHARS = 400_000
 GAP = "patches"  # the gap part (store/gaps.py) naming files without a patch
 SHOWN_PATHS = 3  # paths named in that gap
+DEFERRED = (
+    "changed lines not read yet: GitHub's rate limit was kept for the rest of the sync; "
+    "the next sync reads them"
+)
 
 
 def _plural(n: int, word: str) -> str:
@@ -98,6 +107,10 @@ def read_patches(ctx: SyncContext) -> None:
     cause = ""
     try:
         for done, item in enumerate(work, 1):
+            spare = ctx.client.spare("core")
+            if spare is not None and spare < MAX_PAGES:
+                _defer(ctx, work[done - 1 :])
+                break
             path = f"/repos/{ctx.full_name}/pulls/{item.number}/files"
             try:
                 listed = pages.list_all(ctx, path, nz.patch_from_rest, limit=MAX_PAGES * 100)
@@ -117,6 +130,24 @@ def read_patches(ctx: SyncContext) -> None:
             f"patches of {_plural(len(failed), 'merged PR')} not read ({cause}); "
             "the next sync asks again"
         )
+
+
+def _defer(ctx: SyncContext, rest: Sequence[files.PatchWork]) -> None:
+    """Leave `rest` for the next sync (their patch commit stays unrecorded, so it asks),
+    each marked so a report built meanwhile says its code was not read."""
+    with ctx.store.begin() as conn:
+        for item in rest:
+            gaps = item_gaps(conn, ctx.repo_id, item.number)
+            if gaps.get(GAP) != DEFERRED:
+                gaps[GAP] = DEFERRED
+                write_gaps(ctx.store, conn, ctx.repo_id, item.number, gaps)
+    ctx.report.patches_deferred += len(rest)
+    # Expected in a big run, not a fault: said in the summary, not logged as a warning.
+    ctx.say(
+        f"patches of {_plural(len(rest), 'merged PR')} deferred to the next sync: "
+        "GitHub's rate limit is kept for the other repositories",
+        warn=False,
+    )
 
 
 def _write(
