@@ -417,6 +417,18 @@ def render_weekly_html(
             text += Markup(" ") + wtr("fu_more", n=total - len(items))
         return text
 
+    places = c.title_places(report)
+
+    def shows_title(section: str, ref: m.ItemRef) -> bool:
+        return c.shows_title(places, section, ref)
+
+    def item_in(section: str, ref: m.ItemRef) -> Markup:
+        """An item as `item` shows it, its title left out where an earlier section showed it
+        (render/common.py `title_places`)."""
+        if shows_title(section, ref) or not ref.title:
+            return links.item(ref)
+        return links.item(ref.model_copy(update={"title": ""}))
+
     title = report_title(report)
     return render_template(
         "html/weekly.html.j2",
@@ -429,6 +441,8 @@ def render_weekly_html(
         join=wr.join,
         code=code,
         item=links.item,
+        item_in=item_in,
+        shows_title=shows_title,
         ref_link=links.ref_link,
         who=who,
         tags_line=lambda tags: c.tags_line(wr, lang, tags),
