@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from tidings.config import Lang
 from tidings.facts.risk import RiskTagName
+from tidings.words.evidence import TEXT as EVIDENCE_TEXT
 
 RISK_TAG_NAMES: dict[Lang, dict[RiskTagName, str]] = {
     "zh": {
@@ -412,3 +413,8 @@ def wt(lang: Lang, key: str, **values: object) -> str:
 
 def tag_name(lang: Lang, tag: RiskTagName) -> str:
     return RISK_TAG_NAMES[lang][tag]
+
+
+# The evidence marks' words (words/evidence.py) belong to this catalogue too.
+for _lang, _words in EVIDENCE_TEXT.items():
+    TEXT[_lang].update(_words)

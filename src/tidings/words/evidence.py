@@ -1,0 +1,44 @@
+# ruff: noqa: E501  (a catalogue of sentences reads better unwrapped)
+"""The words of the evidence marks, in each language: how a PR's review threads ended, and how
+many of its files have no diff in the store (their risk tags may miss something).
+
+Both reports' catalogues (words/daily.py, words/weekly.py) include these keys; they live apart
+so the figures' sentences sit together.
+"""
+
+from __future__ import annotations
+
+from tidings.config import Lang
+
+TEXT: dict[Lang, dict[str, str]] = {
+    "zh": {
+        "unread_diffs": "{n} 个文件无 diff",
+        "unread_diffs_one": "1 个文件无 diff",
+        "unread_diffs_why": "GitHub 没有给出这些文件的 diff（二进制文件或 diff 过大），风险标签可能有遗漏",
+        "threads_line": "审查线程",
+        "th_unresolved": "{total} 个中 {n} 个仍未解决",
+        "th_resolved": "{total} 个均已解决",
+        "th_resolved_one": "唯一的 1 个已解决",
+        "th_no_commit": "{n} 个已解决但之后没有新提交",
+        "th_no_commit_one": "1 个已解决但之后没有新提交",
+        "th_followed": "{n} 个之后有新提交",
+        "th_none_followed": "提出后都没有新提交",
+        "th_none_followed_one": "提出后没有新提交",
+        "th_sep": "；",
+    },
+    "en": {
+        "unread_diffs": "{n} files without a diff",
+        "unread_diffs_one": "1 file without a diff",
+        "unread_diffs_why": "GitHub gave no diff for these files (binary, or too large to show): the risk tags may miss something",
+        "threads_line": "Review threads",
+        "th_unresolved": "{n} of {total} still unresolved",
+        "th_resolved": "all {total} resolved",
+        "th_resolved_one": "the only one resolved",
+        "th_no_commit": "{n} resolved with no commit after them",
+        "th_no_commit_one": "1 resolved with no commit after it",
+        "th_followed": "{n} followed by a later commit",
+        "th_none_followed": "no commit after any of them",
+        "th_none_followed_one": "no commit after it",
+        "th_sep": "; ",
+    },
+}
