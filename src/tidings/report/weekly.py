@@ -197,21 +197,23 @@ def thread_text(lang: Lang, f: ThreadFigures) -> str:
     """The rules' sentence on a PR's review threads: how many are still unresolved, how many
     were resolved with no commit after them, how many a later commit followed."""
 
-    def say(key: str, n: int | None = None, **values: object) -> str:
-        return wt(lang, f"{key}_one" if n == 1 else key, n=n, **values)
+    def one(key: str, n: int) -> str:  # the singular where English needs one
+        return f"{key}_one" if n == 1 else key
 
     total = f.threads
     if f.unresolved:
-        parts = [say("th_unresolved", n=f.unresolved, total=total)]
+        parts = [wt(lang, "th_unresolved", n=f.unresolved, total=total)]
     else:
-        parts = [say("th_resolved_one") if total == 1 else say("th_resolved", total=total)]
+        parts = [wt(lang, one("th_resolved", total), total=total)]
     if f.resolved_without_commit:
-        parts.append(say("th_no_commit", f.resolved_without_commit))
+        parts.append(
+            wt(lang, one("th_no_commit", f.resolved_without_commit), n=f.resolved_without_commit)
+        )
     if f.followed_by_commit:
         parts.append(wt(lang, "th_followed", n=f.followed_by_commit))
     elif f.followed_by_commit == 0 and f.resolved_without_commit != total:
-        # No commit after any thread; said once (the part above says it of all of them).
-        parts.append(say("th_none_followed", total))
+        # No commit after any thread: said here unless the part above said it of them all.
+        parts.append(wt(lang, one("th_none_followed", total)))
     return wt(lang, "th_sep").join(parts)
 
 

@@ -14,7 +14,7 @@ TEXT: dict[Lang, dict[str, str]] = {
     "zh": {
         "unread_diffs": "{n} 个文件无 diff",
         "unread_diffs_one": "1 个文件无 diff",
-        "unread_diffs_why": "GitHub 没有给出这些文件的 diff（二进制文件或 diff 过大），风险标签可能有遗漏",
+        "unread_diffs_why": "GitHub 未给出 diff（二进制或过大），风险标签没有读到这些文件",
         "threads_line": "审查线程",
         "th_unresolved": "{total} 个中 {n} 个仍未解决",
         "th_resolved": "{total} 个均已解决",
@@ -29,7 +29,7 @@ TEXT: dict[Lang, dict[str, str]] = {
     "en": {
         "unread_diffs": "{n} files without a diff",
         "unread_diffs_one": "1 file without a diff",
-        "unread_diffs_why": "GitHub gave no diff for these files (binary, or too large to show): the risk tags may miss something",
+        "unread_diffs_why": "no diff from GitHub (binary, or too large to show), so the risk tags did not read them",
         "threads_line": "Review threads",
         "th_unresolved": "{n} of {total} still unresolved",
         "th_resolved": "all {total} resolved",
