@@ -248,8 +248,8 @@ def load_window(
                 )
             )
     data.files = dict(files)
-    prs = set(merged)
-    gapped = {n: g for n, g in read_gaps(conn, repo_id).items() if n in prs}
+    merged_set = set(merged)
+    gapped = {n: g for n, g in read_gaps(conn, repo_id).items() if n in merged_set}
     data.files_cut = {n for n, gaps in gapped.items() if "files" in gaps}
     data.unread_diffs = {
         n: k
