@@ -202,6 +202,14 @@ def evidence_entry(wr: Writer, tag: w.RiskTag, e: w.Evidence) -> str:
     return path or wr.text(e.line)
 
 
+def unread_diffs(wr: Writer, n: int | None) -> str:
+    """The mark of a PR whose files are not all read as code ("3 files without a diff"), or ""
+    for one with none."""
+    if not n:
+        return ""
+    return wr.say("unread_diffs_one" if n == 1 else "unread_diffs", n=n)
+
+
 def evidence(wr: Writer, tag: w.RiskTag) -> str:
     return wr.join((evidence_entry(wr, tag, e) for e in tag.evidence[:SHOWN_EVIDENCE]), "; ")
 

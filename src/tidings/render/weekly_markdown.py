@@ -60,6 +60,7 @@ def render_weekly_markdown(report: w.WeeklyReport) -> str:
             tag_label=lambda tag: tag_name(lang, tag.tag),
             risk_name=lambda name: tag_name(lang, name),
             evidence=lambda tag: c.evidence(wr, tag),
+            unread=lambda n: c.unread_diffs(wr, n),
             links=links,
             trend=lambda row, count: c.trend_row(wr, row, count),
             reasons=lambda texts: c.reasons(wr, texts, file_name=True),

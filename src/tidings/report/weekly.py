@@ -26,6 +26,7 @@ from tidings.facts.daily import DayFacts, load_day
 from tidings.facts.evidence import PREvidence, window_evidence
 from tidings.facts.importance import top_dirs
 from tidings.facts.reverts import is_revert
+from tidings.facts.review_figures import ThreadFigures
 from tidings.facts.risk import MergedPR, risk_score
 from tidings.facts.roles import load_roles
 from tidings.facts.trends import topic_tags
@@ -195,6 +196,30 @@ def _risk_tags(tags: list[risk.RiskTag]) -> list[w.RiskTag]:
         )
         for t in tags
     ]
+
+
+def thread_text(lang: Lang, f: ThreadFigures) -> str:
+    """The rules' sentence on a PR's review threads: how many are still unresolved, how many
+    were resolved with no commit after them, how many a later commit followed."""
+
+    def one(key: str, n: int) -> str:  # the singular where English needs one
+        return f"{key}_one" if n == 1 else key
+
+    total = f.threads
+    if f.unresolved:
+        parts = [wt(lang, "th_unresolved", n=f.unresolved, total=total)]
+    else:
+        parts = [wt(lang, one("th_resolved", total), total=total)]
+    if f.resolved_without_commit:
+        parts.append(
+            wt(lang, one("th_no_commit", f.resolved_without_commit), n=f.resolved_without_commit)
+        )
+    if f.followed_by_commit:
+        parts.append(wt(lang, "th_followed", n=f.followed_by_commit))
+    elif f.followed_by_commit == 0 and f.resolved_without_commit != total:
+        # No commit after any thread: said here unless the part above said it of them all.
+        parts.append(wt(lang, one("th_none_followed", total)))
+    return wt(lang, "th_sep").join(parts)
 
 
 def _summary_facts(f: WeekFacts) -> dict[str, Any]:
@@ -399,6 +424,7 @@ class _Writer(SlotText):
             deletions=pr.deletions,
             changed_files=pr.files_total or len(pr.files),
             files_listed=len(pr.files) if pr.files_total else None,
+            files_without_diff=pr.unread_diffs or None,
             top_dirs=dirs,
             score=scored.score if scored else 0.0,
             score_parts=scored.parts if scored else {},
@@ -621,9 +647,23 @@ class _Writer(SlotText):
                         ("risk", n, "follow_up"), self.specific_follow_up(n, tags)
                     ),
                     reverts=self.reverted_ref(n),
+                    review_threads=self.review_threads(n),
+                    files_without_diff=f.by_number[n].unread_diffs or None,
                 )
             )
         return out
+
+    def review_threads(self, number: int) -> w.ReviewThreads | None:
+        figures = self.facts.threads.get(number)
+        if figures is None:
+            return None
+        return w.ReviewThreads(
+            threads=figures.threads,
+            unresolved=figures.unresolved,
+            resolved_without_commit=figures.resolved_without_commit,
+            followed_by_commit=figures.followed_by_commit,
+            text=Prose(text=thread_text(self.lang, figures)),
+        )
 
     def specific_follow_up(self, number: int, tags: list[risk.RiskTag]) -> str:
         """What to check on this PR in particular, or "" when only the general follow-ups

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from tidings.config import Lang
 from tidings.facts.risk import RiskTagName
+from tidings.words.evidence import TEXT as EVIDENCE_TEXT
 
 RISK_TAG_NAMES: dict[Lang, dict[RiskTagName, str]] = {
     "zh": {
@@ -453,3 +454,8 @@ def theme_name_zh(kind: str, name: str) -> str | None:
     else:
         key = name.strip().strip("[]").strip()
     return THEME_NAMES_ZH.get(key.lower())
+
+
+# The evidence marks' words (words/evidence.py) belong to this catalogue too.
+for _lang, _words in EVIDENCE_TEXT.items():
+    TEXT[_lang].update(_words)

@@ -31,13 +31,13 @@ from tidings.sources.github.client import RequestFailed
 from tidings.sources.github.context import SyncContext
 from tidings.sources.hunks import bound, zero_context
 from tidings.store import files
-from tidings.store.gaps import item_gaps, write_gaps
+from tidings.store.gaps import PATCHES, UNREAD_DIFFS, item_gaps, write_gaps
 
 MAX_PAGES = 3  # files of a PR listed for patches: 300 cover all but the sweeping PRs
 # Hunk text kept per PR: past it the biggest files keep their counts only (a vendored or
 # generated file says least per character, and the rules read the rest).
 PR_PATCH_MAX_CHARS = 400_000
-GAP = "patches"  # the gap part (store/gaps.py) naming files without a patch
+GAP = PATCHES  # the gap part (store/gaps.py) naming files without a patch
 SHOWN_PATHS = 3  # paths named in that gap
 DEFERRED = (
     "changed lines not read yet: GitHub's rate limit was kept for the rest of the sync; "
@@ -140,6 +140,7 @@ def _defer(ctx: SyncContext, rest: Sequence[files.PatchWork]) -> None:
             gaps = item_gaps(conn, ctx.repo_id, item.number)
             if gaps.get(GAP) != DEFERRED:
                 gaps[GAP] = DEFERRED
+                gaps[UNREAD_DIFFS] = str(item.changed_files)  # none of its diffs is read
                 write_gaps(ctx.store, conn, ctx.repo_id, item.number, gaps)
     ctx.report.patches_deferred += len(rest)
     # Expected in a big run, not a fault: said in the summary, not logged as a warning.
@@ -168,8 +169,13 @@ def _write(
         text = text or _gap(without, cut, unlisted)
         if text is not None:
             gaps[GAP] = text
+            # The count reports state ("3 files without a diff"): every file whose diff is
+            # not stored for this reason.
+            unread = item.changed_files if missing else len(without) + len(cut) + unlisted
+            gaps[UNREAD_DIFFS] = str(unread)
         else:
             gaps.pop(GAP, None)
+            gaps.pop(UNREAD_DIFFS, None)
         write_gaps(ctx.store, conn, ctx.repo_id, number, gaps)
     ctx.report.patched_prs += 1
     ctx.report.patched_files += written
