@@ -22,7 +22,7 @@ from datetime import datetime
 from tidings.config import Lang
 from tidings.report import model as m
 from tidings.report import weekly_model as w
-from tidings.words.weekly import tag_name
+from tidings.words.weekly import tag_name, theme_name_zh
 
 # Evidence entries shown per risk tag (the JSON keeps them all, up to five).
 SHOWN_EVIDENCE = 2
@@ -202,6 +202,14 @@ def evidence_entry(wr: Writer, tag: w.RiskTag, e: w.Evidence) -> str:
     return path or wr.text(e.line)
 
 
+def unread_diffs(wr: Writer, n: int | None) -> str:
+    """The mark of a PR whose files are not all read as code ("3 files without a diff"), or ""
+    for one with none."""
+    if not n:
+        return ""
+    return wr.say("unread_diffs_one" if n == 1 else "unread_diffs", n=n)
+
+
 def evidence(wr: Writer, tag: w.RiskTag) -> str:
     return wr.join((evidence_entry(wr, tag, e) for e in tag.evidence[:SHOWN_EVIDENCE]), "; ")
 
@@ -230,7 +238,12 @@ def trend_row(wr: Writer, row: w.TrendRow, count: bool) -> str:
 
 
 def theme_title(wr: Writer, kind: str, name: str) -> str:
+    """A theme's heading. A language with words for named themes (zh) leads with the theme's
+    own name in that language and keeps the tag, label or directory it stands for beside it."""
     shown = wr.code(name) if kind == "path" else wr.text(name)
+    native = theme_name_zh(kind, name) if wr.has(f"theme_named_{kind}") else None
+    if native is not None:
+        return wr.say(f"theme_named_{kind}", native=wr.plain(native), name=shown)
     return wr.say(f"theme_title_{kind}", name=shown)
 
 
@@ -238,6 +251,45 @@ def group_title(wr: Writer, group: w.MergedGroup) -> str:
     if group.kind == "bot":
         return wr.say("appendix_bots")
     return theme_title(wr, group.kind, group.name)
+
+
+# Reports whose reader's language is not the titles' own show a PR's title once, where the PR
+# first appears in reading order (the appendix last), and its number alone after that: in a
+# Chinese report the same English title in five sections is most of what makes it read as
+# English. An English report repeats them, as an English reader expects.
+TITLES_ONCE: frozenset[Lang] = frozenset({"zh"})
+
+
+def title_places(report: w.WeeklyReport) -> set[tuple[str, int]] | None:
+    """The (section, number) pairs where a weekly report shows an item's title (highlight,
+    track, risk, change, key, appendix; "risk_reverts" and "key_reverts" for the PR a revert
+    undoes), or None where every mention shows it."""
+    if report.lang not in TITLES_ONCE:
+        return None
+    mentions: list[tuple[str, m.ItemRef]] = [("highlight", h.item) for h in report.highlights]
+    mentions += [("track", x.item) for t in report.tracks for x in t.items]
+    for o in report.risk_observations:
+        mentions.append(("risk", o.item))
+        if o.reverts is not None:
+            mentions.append(("risk_reverts", o.reverts))
+    mentions += [("change", p.item) for c in report.key_changes for p in c.items]
+    for p in report.key_prs:
+        mentions.append(("key", p.item))
+        if p.reverts is not None:
+            mentions.append(("key_reverts", p.reverts))
+    # The appendix lists every merged PR; it names those the sections above did not.
+    mentions += [("appendix", p.item) for p in report.merged]
+    seen: set[int] = set()
+    shown: set[tuple[str, int]] = set()
+    for section, ref in mentions:
+        if ref.number not in seen:
+            seen.add(ref.number)
+            shown.add((section, ref.number))
+    return shown
+
+
+def shows_title(places: set[tuple[str, int]] | None, section: str, ref: m.ItemRef) -> bool:
+    return bool(ref.title) and (places is None or (section, ref.number) in places)
 
 
 def appendix_groups(report: w.WeeklyReport) -> list[tuple[w.MergedGroup, list[w.WeeklyPR]]]:

@@ -197,6 +197,17 @@ def code(text: str) -> Markup:
     return Markup("<code>{}</code>").format(text)
 
 
+def unread_mark(wr: HtmlWriter, n: int | None) -> Markup:
+    """The "3 files without a diff" mark, its reason on hover (and in the page's text for
+    print and screen readers via the title)."""
+    mark = c.unread_diffs(wr, n)
+    if not mark:
+        return Markup("")
+    return Markup('<span class="gap-mark" title="{}">⚠ {}</span>').format(
+        wr.table["unread_diffs_why"], Markup(mark)
+    )
+
+
 def link(href: str | None, text: object) -> Markup:
     url = safe_url(href)
     if url is None:
@@ -323,6 +334,7 @@ def render_daily_html(
         author=links.author,
         reasons=lambda texts: c.reasons(wr, texts),
         score_parts=lambda change: c.score_parts(wr, change.score_parts),
+        unread=lambda n: unread_mark(wr, n),
         people=people,
         first_timers=first_timers,
         stats=c.stat_cells(report),
@@ -417,6 +429,18 @@ def render_weekly_html(
             text += Markup(" ") + wtr("fu_more", n=total - len(items))
         return text
 
+    places = c.title_places(report)
+
+    def shows_title(section: str, ref: m.ItemRef) -> bool:
+        return c.shows_title(places, section, ref)
+
+    def item_in(section: str, ref: m.ItemRef) -> Markup:
+        """An item as `item` shows it, its title left out where an earlier section showed it
+        (render/common.py `title_places`)."""
+        if shows_title(section, ref) or not ref.title:
+            return links.item(ref)
+        return links.item(ref.model_copy(update={"title": ""}))
+
     title = report_title(report)
     return render_template(
         "html/weekly.html.j2",
@@ -429,11 +453,14 @@ def render_weekly_html(
         join=wr.join,
         code=code,
         item=links.item,
+        item_in=item_in,
+        shows_title=shows_title,
         ref_link=links.ref_link,
         who=who,
         tags_line=lambda tags: c.tags_line(wr, lang, tags),
         tag_name=lambda name: weekly_words.tag_name(lang, name),
         evidence=lambda tag: c.evidence(wr, tag),
+        unread=lambda n: unread_mark(wr, n),
         trend=lambda row, count: c.trend_row(wr, row, count),
         reasons=lambda texts: c.reasons(wr, texts, file_name=True),
         groups=c.appendix_groups(report),

@@ -69,6 +69,7 @@ def render_daily_markdown(report: m.DailyReport) -> str:
             sep=sep,
             score_parts=lambda change: c.score_parts(wr, change.score_parts),
             issue_link=issue_link,
+            unread=lambda n: c.unread_diffs(wr, n),
             stats=c.stat_cells(report),
             needs_api=c.needs_api(report),
             footer=c.daily_footer(wr, report),

@@ -41,6 +41,12 @@ def render_weekly_markdown(report: w.WeeklyReport) -> str:
             text += " " + tr("fu_more", n=total - len(refs))
         return text
 
+    places = c.title_places(report)
+
+    def title(section: str, ref: ItemRef) -> str:
+        """A space and the item's title where this section shows it, else nothing."""
+        return f" {md_inline(ref.title)}" if c.shows_title(places, section, ref) else ""
+
     text = (
         markdown_env()
         .get_template("weekly.md.j2")
@@ -49,10 +55,12 @@ def render_weekly_markdown(report: w.WeeklyReport) -> str:
             tr=tr,
             sep=sep,
             who=who,
+            title=title,
             tags_line=lambda tags: c.tags_line(wr, lang, tags),
             tag_label=lambda tag: tag_name(lang, tag.tag),
             risk_name=lambda name: tag_name(lang, name),
             evidence=lambda tag: c.evidence(wr, tag),
+            unread=lambda n: c.unread_diffs(wr, n),
             links=links,
             trend=lambda row, count: c.trend_row(wr, row, count),
             reasons=lambda texts: c.reasons(wr, texts, file_name=True),
