@@ -225,6 +225,13 @@ def _with_thread_evidence(demo: Path, path: Path) -> Store:
     return store
 
 
+def _rules_weekly(store: Store, repo_config: Any) -> str:
+    """The W10 weekly as JSON, written by the rules."""
+    from tests.analysis.test_weekly_llm import NOW
+
+    return render_report(build_weekly(store, repo_config, 2026, 10, "en", now=NOW), "json")
+
+
 def _weekly(store: Store, repo_config: Any, llm: FakeOpenAI) -> tuple[str, Any]:
     """The W10 weekly as JSON, written by the fake model, and the facts its risk task saw."""
     from tests.analysis.test_weekly_llm import NOW
@@ -250,6 +257,11 @@ def test_weekly_from_the_imported_store_is_byte_identical(
     got, got_sent = _weekly(store, repo_config, llm)
     assert got_sent == want_sent
     assert got == want
+    # The rules' weekly states each risky PR's thread figures (resolved, commits after them).
+    rules = _rules_weekly(source, repo_config)
+    assert _rules_weekly(store, repo_config) == rules
+    figures = [o.get("review_threads") for o in json.loads(rules)["risk_observations"]]
+    assert any(f is not None and f["followed_by_commit"] for f in figures)
     threads = [t for p in want_sent["facts"]["prs"] for t in p["review_threads"]]
     assert threads and all(t["outdated"] for t in threads)
     assert {t["resolved"] for t in threads} == {True, False}
@@ -264,3 +276,5 @@ def test_weekly_from_the_imported_store_is_byte_identical(
     lossy, _ = _weekly(store, repo_config, llm)
     assert "no later commit touched it" in lossy
     assert "no later commit touched it" not in want
+    lossy_rules = json.loads(_rules_weekly(store, repo_config))["risk_observations"]
+    assert all("review_threads" not in o for o in lossy_rules)
