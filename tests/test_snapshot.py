@@ -209,6 +209,12 @@ BAD = {
         11,
         "pr_commit record field 'sha': Input should be a valid string",
     ),
+    # PostgreSQL refused it mid-import with a bare driver error; SQLite stored it.
+    "commit sha past its column": (
+        lambda ls: [*ls[:10], _edit_field(ls[10], sha="f" * 65), *ls[11:]],
+        11,
+        "pr_commit record sha is 65 characters long (the store holds at most 64)",
+    ),
     "format 2 records under a version 1 header": (
         lambda ls: [_edit_field(ls[0], version=1), *ls[1:]],
         3,  # item 1's `patch_sha` (null here): a version 1 reader knew no such field
