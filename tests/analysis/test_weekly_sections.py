@@ -71,9 +71,10 @@ def test_every_weekly_section_is_the_models(store, repo_config, llm: FakeOpenAI,
     assert run.dropped_sentences == 0 and run.fallbacks == 0
     assert set(WEEKLY_TASKS) <= set(llm.tasks())
     text = render_weekly_markdown(r)
-    assert r.risk_observations[0].observation.text.replace("_", "\\_")[:20] in text.replace(
-        "#\u200b", "#"
-    ).replace("@\u200b", "@")
+    # The observation's verified `#N` and `@login` are links to the PR and its author.
+    first = r.risk_observations[0]
+    pr_url = f"{r.repo_url}/pull/{first.item.number}"
+    assert f"Model: [#{first.item.number}]({pr_url}) by [@{first.item.author}](" in text
     assert "fake-model" in text.rsplit("\n---\n", 1)[1]
 
 
