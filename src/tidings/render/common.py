@@ -123,8 +123,9 @@ def known_refs(report: m.DailyReport | w.WeeklyReport) -> KnownRefs:
             if node.author_name is None:  # else `author` is no login (a git history's name)
                 person(node.author)
             return
-        is_login = isinstance(node, m.Count | m.FirstTimer) and not node.git_name
-        if is_login or isinstance(node, m.Viewpoint):
+        if isinstance(node, m.Count | m.FirstTimer):
+            person(None if node.git_name else node.login)  # a git name is no login
+        elif isinstance(node, m.Viewpoint):
             person(node.login)
         elif isinstance(node, m.KeyChange):
             issues.update(node.linked_issues)
