@@ -13,6 +13,7 @@ import pytest
 import sqlalchemy as sa
 
 from testkit.servers.openai import VIOLATION, Edit, FakeOpenAI, data_of
+from tests.analysis.support import WEEKLY_TASKS
 from tests.analysis.test_analysis import (  # noqa: F401  (fixtures)
     MARCH_4,
     demo_db,
@@ -29,17 +30,6 @@ from tidings.facts.windows import weekly_window
 from tidings.render.weekly_markdown import render_weekly_markdown
 from tidings.report.provenance import prose_values
 from tidings.store import Store, schema
-
-WEEKLY_TASKS = (
-    "weekly_highlights",
-    "weekly_risks",
-    "weekly_exec",
-    "weekly_themes",
-    "weekly_trends",
-    "weekly_follow_ups",
-    "weekly_tracks",
-    "weekly_summary",
-)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
