@@ -16,10 +16,15 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel
 
 from tidings.config import Lang
+from tidings.names import OWNER_PATTERN, profile_path
 from tidings.report import model as m
 from tidings.report import weekly_model as w
 from tidings.words.weekly import tag_name, theme_name_zh
@@ -79,6 +84,124 @@ def bare_title(title: str) -> str:
 
 def stamp(moment: datetime | None, unknown: str) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ") if moment else unknown
+
+
+# -- model-written prose: its `#N` and `@login` as links -------------------------------------
+
+
+@dataclass(frozen=True)
+class KnownRefs:
+    """The items and people a report carries as facts (its ItemRefs, PR cards and people):
+    the only `#N` and `@login` in its model-written prose that become links. The guard let
+    the model cite them; this set is what the report itself can vouch for, so a hand-edited
+    report JSON citing anything else renders it as inert text."""
+
+    items: Mapping[int, Literal["issue", "pr"]]
+    logins: Mapping[str, str]  # lower case -> as the report spells it (GitHub's are caseless)
+
+
+def known_refs(report: m.DailyReport | w.WeeklyReport) -> KnownRefs:
+    """Every item number and login the report's typed fields hold, whatever section holds
+    them: a new section's ItemRefs count without a change here."""
+    items: dict[int, Literal["issue", "pr"]] = {}
+    issues: set[int] = set()
+    logins: dict[str, str] = {}
+
+    def person(login: str | None) -> None:
+        if login is not None and profile_path(login) is not None:
+            logins.setdefault(login.lower(), login)
+
+    def walk(node: object) -> None:
+        if isinstance(node, list | tuple):
+            for x in node:
+                walk(x)
+            return
+        if not isinstance(node, BaseModel) or isinstance(node, m.Prose):
+            return
+        if isinstance(node, m.ItemRef):
+            items.setdefault(node.number, node.kind)
+            if node.author_name is None:  # else `author` is no login (a git history's name)
+                person(node.author)
+            return
+        if isinstance(node, m.Count | m.FirstTimer):
+            person(None if node.git_name else node.login)  # a git name is no login
+        elif isinstance(node, m.Viewpoint):
+            person(node.login)
+        elif isinstance(node, m.KeyChange):
+            issues.update(node.linked_issues)
+        for name in type(node).model_fields:
+            walk(getattr(node, name))
+
+    walk(report)
+    for number in issues:
+        items.setdefault(number, "issue")  # an ItemRef's kind, where there is one, wins
+    return KnownRefs(items, logins)
+
+
+@dataclass(frozen=True)
+class CodePiece:
+    text: str
+
+
+@dataclass(frozen=True)
+class ItemPiece:
+    number: int
+    kind: Literal["issue", "pr"]
+
+
+@dataclass(frozen=True)
+class PersonPiece:
+    login: str  # as the report spells it
+
+
+ProsePiece = str | CodePiece | ItemPiece | PersonPiece
+
+_CODE_SPAN = re.compile(r"(`+)([^`]+?)\1")
+# A `#N` or `@login` standing alone: not inside a word, an e-mail address, a URL path, an
+# entity (`&#12;`), another repository's `owner/repo#12` or a team's `@org/team`. A token cut
+# by a length limit ("#12…" of "#1234") is no citation of what it now reads as.
+_CITE = re.compile(
+    r"(?<![A-Za-z0-9_\-/@#&])"
+    r"(?:#(?P<n>[1-9][0-9]*)(?![A-Za-z0-9_…])"
+    rf"|@(?P<login>{OWNER_PATTERN}(?:\[bot\])?)(?![A-Za-z0-9_\-/\[…]))"
+)
+
+
+def prose_pieces(text: str, known: KnownRefs) -> Iterator[ProsePiece]:
+    """Model-written text in pieces: plain text and code spans (both still untrusted, for the
+    format to make inert), and the citations of items and people the report knows, for the
+    format to link. Nothing else becomes a link; the link's target is never in the text."""
+    pos = 0
+    for match in _CODE_SPAN.finditer(text):
+        yield from _cites(text[pos : match.start()], known)
+        yield CodePiece(match.group(2))
+        pos = match.end()
+    yield from _cites(text[pos:], known)
+
+
+def _cites(text: str, known: KnownRefs) -> Iterator[ProsePiece]:
+    pos = 0
+    for match in _CITE.finditer(text):
+        piece: ProsePiece | None = None
+        if match["n"] is not None:
+            kind = known.items.get(int(match["n"]))
+            piece = None if kind is None else ItemPiece(int(match["n"]), kind)
+        else:
+            login = known.logins.get(match["login"].lower())
+            piece = None if login is None else PersonPiece(login)
+        if piece is None:
+            continue  # unknown: stays in the text around it, made inert with it
+        if match.start() > pos:
+            yield text[pos : match.start()]
+        yield piece
+        pos = match.end()
+    if pos < len(text):
+        yield text[pos:]
+
+
+def item_path(number: int, kind: Literal["issue", "pr"]) -> str:
+    """Where an item lives under its repository's URL."""
+    return f"{'pull' if kind == 'pr' else 'issues'}/{number}"
 
 
 # -- both reports ----------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from tidings.render import common as c
 from tidings.render.escape import md_inline
 from tidings.render.markdown_common import (
     MarkdownWriter,
+    ProseLinks,
     item_link,
     login_link,
     markdown_env,
@@ -53,6 +54,7 @@ def render_weekly_markdown(report: w.WeeklyReport) -> str:
         .render(
             r=report,
             tr=tr,
+            says=ProseLinks(report),
             sep=sep,
             who=who,
             title=title,
