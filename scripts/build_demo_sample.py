@@ -28,6 +28,7 @@ from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
 from tidings import records as r
+from tidings.snapshot import FORMAT, VERSION
 
 REPO = "tidings-demo/rapidinfer"
 WEB = f"https://github.com/{REPO}"
@@ -2766,8 +2767,10 @@ def render() -> str:
         counts[record.type] += 1  # type: ignore[attr-defined]
     header = {
         "type": "header",
-        "format": "tidings-snapshot",
-        "version": 1,
+        "format": FORMAT,
+        # The format `tidings export` writes: the demo has no review threads' state or PR
+        # commits (it has no GraphQL details to come from), so they count zero.
+        "version": VERSION,
         "tool": TOOL,
         "exported_at": EXPORTED_AT.strftime("%Y-%m-%dT%H:%M:%SZ"),
         "repositories": [{"full_name": REPO, "records": counts}],

@@ -95,6 +95,18 @@ class Records:
             number=number, path=path, additions=additions, deletions=deletions, **kw
         )
 
+    def thread(
+        self, number: int, comment_id: int, resolved: bool | None = False, outdated: bool = False
+    ) -> r.ReviewThreadRecord:
+        return r.ReviewThreadRecord(
+            number=number, comment_id=comment_id, resolved=resolved, outdated=outdated
+        )
+
+    def commit(self, number: int, sha: str, committed: str | None = T0) -> r.PRCommitRecord:
+        return r.PRCommitRecord(
+            number=number, sha=sha, committed_at=ts(committed) if committed else None
+        )
+
     def closing_ref(
         self, number: int, issue_number: int, issue_repo: str = "acme/widgets"
     ) -> r.ClosingRefRecord:

@@ -178,6 +178,48 @@ BAD = {
         "comment record field 'created_at': Value error, timestamp 9999-12-31T23:59:59-01:00 is "
         "out of range",
     ),
+    # Format 2's records (lines 10-12: a review thread, two PR commits) are checked alike.
+    "thread's resolved not a boolean": (
+        lambda ls: [*ls[:9], _edit_field(ls[9], resolved="yes"), *ls[10:]],
+        10,
+        "review_thread record field 'resolved': Input should be a valid boolean",
+    ),
+    "thread without its comment": (
+        lambda ls: [*ls[:9], ls[9].replace('"comment_id":31,', ""), *ls[10:]],
+        10,
+        "review_thread record field 'comment_id': Field required",
+    ),
+    "thread comment id above 2**63": (
+        lambda ls: [*ls[:9], _edit_field(ls[9], comment_id=2**63), *ls[10:]],
+        10,
+        "review_thread record comment_id 9223372036854775808 is out of range",
+    ),
+    "duplicate thread": (
+        lambda ls: [*ls[:10], ls[9], *ls[11:]],
+        11,
+        "duplicate review_thread record (first on line 10)",
+    ),
+    "commit time in year 9999": (
+        lambda ls: [*ls[:10], _edit_field(ls[10], committed_at="9999-01-01T00:00:00Z"), *ls[11:]],
+        11,
+        "pr_commit record committed_at 9999-01-01T00:00:00Z is out of range",
+    ),
+    "commit without a sha": (
+        lambda ls: [*ls[:10], _edit_field(ls[10], sha=None), *ls[11:]],
+        11,
+        "pr_commit record field 'sha': Input should be a valid string",
+    ),
+    # PostgreSQL refused it mid-import with a bare driver error; SQLite stored it.
+    "commit sha past its column": (
+        lambda ls: [*ls[:10], _edit_field(ls[10], sha="f" * 65), *ls[11:]],
+        11,
+        "pr_commit record sha is 65 characters long (the store holds at most 64)",
+    ),
+    "format 2 records under a version 1 header": (
+        lambda ls: [_edit_field(ls[0], version=1), *ls[1:]],
+        3,  # item 1's `patch_sha` (null here): a version 1 reader knew no such field
+        "item field 'patch_sha' came with snapshot format version 2, but the header says version 1",
+    ),
     "before 1970": (
         lambda ls: [*ls[:5], _edit_field(ls[5], submitted_at="1969-12-31T23:59:59Z"), *ls[6:]],
         6,

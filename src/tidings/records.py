@@ -111,6 +111,10 @@ class ItemRecord(Record):
     source: str | None = None
     # Review threads left unresolved when the PR was last fetched; None when not known.
     unresolved_threads: int | None = None
+    # The commit (merge, else head) GitHub's file listing last gave this merged PR's patches
+    # for: a re-sync lists them again only when it changed. Snapshot format 2 on; None in
+    # an older snapshot, so the next sync reads those patches again.
+    patch_sha: str | None = None
 
 
 class CommentRecord(Record):
@@ -188,6 +192,27 @@ class PRFileRecord(Record):
     patch: str | None = None
 
 
+class ReviewThreadRecord(Record):
+    """An inline review thread's state as GitHub's GraphQL gives it, keyed by its first
+    comment (the `review_comment` record with that id). Snapshot format 2 on."""
+
+    type: Literal["review_thread"] = "review_thread"
+    number: int
+    comment_id: int
+    resolved: bool | None = None  # None: GitHub did not say
+    outdated: bool | None = None  # a later commit changed the lines it is on
+
+
+class PRCommitRecord(Record):
+    """One of a PR's commits with its commit time, so facts can count the commits made after
+    a review thread was raised. Snapshot format 2 on."""
+
+    type: Literal["pr_commit"] = "pr_commit"
+    number: int
+    sha: str
+    committed_at: OptUTCTime = None
+
+
 class ClosingRefRecord(Record):
     """A PR that will close (or closed) an issue, possibly in another repository."""
 
@@ -211,6 +236,8 @@ AnyRecord = (
     | ReviewRecord
     | ReviewCommentRecord
     | PRFileRecord
+    | ReviewThreadRecord
+    | PRCommitRecord
     | ClosingRefRecord
     | SyncStateRecord
 )
@@ -224,6 +251,8 @@ RECORD_TYPES: dict[str, type[Record]] = {
         ReviewRecord,
         ReviewCommentRecord,
         PRFileRecord,
+        ReviewThreadRecord,
+        PRCommitRecord,
         ClosingRefRecord,
         SyncStateRecord,
     )

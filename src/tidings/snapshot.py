@@ -30,7 +30,12 @@ from tidings.store.limits import row_problem
 from tidings.store.rows import TABLES, read_records, update_repository, write_records
 
 FORMAT = "tidings-snapshot"
-VERSION = 1
+# 2: review threads' state, PR commits and items' patch_sha (docs/snapshot.md, Versioning).
+VERSION = 2
+# What each version added. A file whose header names an older version cannot hold them (it
+# was edited or mislabelled); a file of that older version imports without them.
+_SINCE_TYPE = {"review_thread": 2, "pr_commit": 2}
+_SINCE_FIELD = {"item": {"patch_sha": 2}}
 # Import writes this many records per upsert batch; keeps memory flat on big snapshots.
 _BATCH = 2000
 _FIX = "repair or re-create the snapshot with `tidings export OWNER/REPO FILE.jsonl`"
@@ -134,6 +139,7 @@ class _Reader:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.header: dict[str, Any] = {}
+        self.version = VERSION
 
     def fail(self, line_no: int, problem: str, fix: str = _FIX) -> SnapshotError:
         return SnapshotError(f"{self.path}, line {line_no}: {problem}", fix)
@@ -184,6 +190,7 @@ class _Reader:
             if cls is None or not isinstance(kind, str):
                 known = ", ".join(_TYPES)
                 raise self.fail(line_no, f"unknown record type {kind!r} (expected one of {known})")
+            self._check_version(line_no, kind, obj)
             try:
                 record = cls.model_validate_json(text, strict=True)
             except ValidationError as exc:
@@ -223,6 +230,20 @@ class _Reader:
             raise self.fail(line_no, f"expected a JSON object, got {type(obj).__name__}")
         return obj
 
+    def _check_version(self, line_no: int, kind: str, obj: dict[str, Any]) -> None:
+        """Refuse what the header's format version did not have yet."""
+        news = [(f"{kind} records", _SINCE_TYPE.get(kind, 1))]
+        news += [
+            (f"{kind} field {k!r}", v) for k, v in _SINCE_FIELD.get(kind, {}).items() if k in obj
+        ]
+        for what, since in news:
+            if since > self.version:
+                raise self.fail(
+                    line_no,
+                    f"{what} came with snapshot format version {since}, "
+                    f"but the header says version {self.version}",
+                )
+
     def _check_header(self, obj: dict[str, Any]) -> list[dict[str, Any]]:
         if obj.get("type") != "header" or obj.get("format") != FORMAT:
             raise self.fail(
@@ -241,6 +262,7 @@ class _Reader:
             )
         if version < 1:
             raise self.fail(1, f"unknown snapshot format version {version}")
+        self.version = version
         repos = obj.get("repositories")
         if not isinstance(repos, list) or not all(_valid_repo_entry(e) for e in repos):
             raise self.fail(

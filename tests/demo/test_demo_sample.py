@@ -19,7 +19,7 @@ from tidings.config import load_config
 from tidings.demo import CONFIG_PATH, REPO, SAMPLE_PATH
 from tidings.facts.windows import Window, daily_window
 from tidings.globs import glob_match
-from tidings.snapshot import export_snapshot, import_snapshot
+from tidings.snapshot import VERSION, export_snapshot, import_snapshot
 from tidings.store import Store
 
 MAINTAINER = {"OWNER", "MEMBER", "COLLABORATOR"}
@@ -101,7 +101,7 @@ def _days() -> list[date]:
 def test_header_and_every_line_validate(s: Sample) -> None:
     assert s.header["type"] == "header"
     assert s.header["format"] == "tidings-snapshot"
-    assert s.header["version"] == 1
+    assert s.header["version"] == VERSION
     assert s.header["exported_at"] == "2026-03-14T01:30:00Z"
     [entry] = s.header["repositories"]
     assert entry["full_name"] == REPO

@@ -84,7 +84,7 @@ def write_listed(
             # replica must not roll it back.
             continue
         for column in DETAIL_COLUMNS:
-            # Bookkeeping the record does not carry (`patch_sha`) starts empty on a new item.
+            # A source's record leaves the bookkeeping (`patch_sha`) empty on a new item.
             row[column] = old[column] if old is not None else row.get(column)
         rows[row["number"]] = row
     store.upsert(conn, t, list(rows.values()))

@@ -19,7 +19,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from tidings.store.types import UTCDateTime
+from tidings.store.types import LosslessString, UTCDateTime, escape_text
 
 INT32 = (-(2**31), 2**31 - 1)
 INT64 = (-(2**63), 2**63 - 1)
@@ -31,9 +31,10 @@ TIME_RANGE = f"{EARLIEST.year}–{END.year - 1}"
 @cache
 def _checks(
     table: sa.Table,
-) -> tuple[tuple[tuple[str, int, int], ...], tuple[str, ...]]:
+) -> tuple[tuple[tuple[str, int, int], ...], tuple[str, ...], tuple[tuple[str, int], ...]]:
     ints: list[tuple[str, int, int]] = []
     times: list[str] = []
+    strings: list[tuple[str, int]] = []
     for column in table.columns:
         kind = column.type
         if isinstance(kind, sa.BigInteger):  # before Integer: BigInteger is a subclass
@@ -42,12 +43,16 @@ def _checks(
             ints.append((column.name, *INT32))
         elif isinstance(kind, UTCDateTime):
             times.append(column.name)
-    return tuple(ints), tuple(times)
+        elif isinstance(kind, LosslessString):
+            length = getattr(kind.impl_instance, "length", None)
+            if length:
+                strings.append((column.name, length))
+    return tuple(ints), tuple(times), tuple(strings)
 
 
 def row_problem(table: sa.Table, row: Mapping[str, Any]) -> str | None:
     """Why the store cannot hold `row` of `table`, or None when it can."""
-    ints, times = _checks(table)
+    ints, times, strings = _checks(table)
     # A plain loop without isinstance: this runs for every row every writer stores.
     try:
         for name, low, high in ints:
@@ -59,6 +64,12 @@ def row_problem(table: sa.Table, row: Mapping[str, Any]) -> str | None:
             if value is not None and (value < EARLIEST or value >= END):
                 shown = value.astimezone(UTC).isoformat().replace("+00:00", "Z")
                 return f"{name} {shown} is out of range (the store holds years {TIME_RANGE})"
+        for name, most in strings:
+            value = row.get(name)
+            # PostgreSQL refuses a VARCHAR(n) value past n, SQLite keeps it: measured as stored
+            # on PostgreSQL (types.escape_text) so both hold the same values.
+            if value is not None and len(escape_text(value)) > most:
+                return f"{name} is {len(value)} characters long (the store holds at most {most})"
     except TypeError:
         return None  # not a number or an aware time: the column type itself will object
     return None

@@ -27,6 +27,8 @@ TABLES: dict[str, sa.Table] = {
     "review": schema.reviews,
     "review_comment": schema.review_comments,
     "pr_file": schema.pr_files,
+    "review_thread": schema.review_threads,
+    "pr_commit": schema.pr_commits,
     "closing_ref": schema.closing_refs,
     "sync_state": schema.sync_state,
 }
@@ -39,6 +41,8 @@ ORDER: dict[str, tuple[str, ...]] = {
     "review": ("id",),
     "review_comment": ("id",),
     "pr_file": ("number", "path"),
+    "review_thread": ("number", "comment_id"),
+    "pr_commit": ("number", "sha"),
     "closing_ref": ("number", "issue_repo", "issue_number"),
     "sync_state": ("stream",),
 }

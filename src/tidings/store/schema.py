@@ -233,7 +233,7 @@ pr_files = Table(
 # Inline review threads' state as GraphQL gives it (`reviewThreads`), one row per thread keyed
 # by its first comment (a root row of review_comments): whether it was resolved and whether
 # GitHub calls it outdated (a later commit changed the lines it is on). Replaced whole by each
-# complete read of the PR's details. Not in snapshots: a re-sync of the PR fills it again.
+# complete read of the PR's details. Snapshots carry it (`review_thread` records, format 2).
 review_threads = Table(
     "review_threads",
     metadata,
@@ -246,7 +246,8 @@ review_threads = Table(
 )
 
 # A PR's commits with their commit times (GraphQL `commits`), so facts can tell which reviews
-# a later commit followed. Replaced whole by each complete read; not in snapshots either.
+# a later commit followed. Replaced whole by each complete read; snapshots carry it
+# (`pr_commit` records, format 2).
 pr_commits = Table(
     "pr_commits",
     metadata,

@@ -33,6 +33,7 @@ from testkit.servers.real_schema import build, real_schema, schema_path
 from testkit.shared import SHARED_ENV
 from tests.factories import Records
 from tests.shared import shared_or_skip
+from tests.sources.github.test_github_sync import EVIDENCE, _plain
 from tidings.config import GitHubConfig
 from tidings.sources.github import queries
 from tidings.sources.github.client import GitHubClient
@@ -280,14 +281,8 @@ def _sync_fake(store: Store, gh: FakeGitHub) -> Any:
 def _stored(store: Store) -> list[str]:
     with store.begin() as conn:
         rows = list(read_records(conn, store.require_repo(conn, "o/r")))
-    return sorted(_plain(x) for x in rows if x.type != "sync_state")  # type: ignore[attr-defined]
-
-
-def _plain(record: Any) -> str:
-    data = record.model_dump(mode="json")
-    data.pop("detail_updated_at", None)
-    data.pop("checked_updated_at", None)
-    return json.dumps(data, sort_keys=True)
+    kept = [x for x in rows if x.type not in ("sync_state", *EVIDENCE)]  # type: ignore[attr-defined]
+    return sorted(_plain(x) for x in kept)
 
 
 def test_the_fake_sends_each_variant_when_asked() -> None:

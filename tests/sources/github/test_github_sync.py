@@ -62,10 +62,17 @@ def sync(store: Store, gh: FakeGitHub, repo: str = REPO, **kw: Any) -> SyncRepor
         return sync_repository(store, repo, github=github, token=token, client=client, **kw)
 
 
+# What the store holds beyond the fake's oracle (records_of): threads' state and commits from
+# the PR details (test_github_evidence.py checks them against what the fake served), and the
+# sync's bookkeeping columns.
+EVIDENCE = ("review_thread", "pr_commit")
+BOOKKEEPING = ("detail_updated_at", "checked_updated_at", "patch_sha")
+
+
 def _plain(record: r.Record) -> str:
     data = record.model_dump(mode="json")
-    data.pop("detail_updated_at", None)
-    data.pop("checked_updated_at", None)
+    for name in BOOKKEEPING:
+        data.pop(name, None)
     return json.dumps(data, sort_keys=True)
 
 
@@ -75,7 +82,7 @@ def stored(store: Store, repo: str = REPO) -> list[str]:
         return sorted(
             _plain(x)
             for x in read_records(conn, repo_id)
-            if x.type != "sync_state"  # type: ignore[attr-defined]
+            if x.type not in ("sync_state", *EVIDENCE)  # type: ignore[attr-defined]
         )
 
 
