@@ -12,7 +12,7 @@ import sys
 import threading
 import time
 from collections import Counter
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -23,8 +23,8 @@ from testkit.servers.github import FakeGitHub, Request
 from tests.sources.github.test_github_sync import stored
 from tidings import api, queue
 from tidings.cli import main
-from tidings.config import Config
-from tidings.errors import InvocationError
+from tidings.config import Config, parse_config
+from tidings.errors import ConfigError, InvocationError
 from tidings.store import Store
 
 TIDINGS = Path(sys.executable).with_name("tidings")
@@ -368,9 +368,75 @@ def test_a_job_out_of_retries_is_reported_by_the_worker_and_the_next_run(
         assert done.value.code == 0
         err = capsys.readouterr().err
         assert (
-            f"warning: the last job of {down} failed — the workers' logs say why; queued again now"
+            f"warning: the last job failed for {down} — the workers' logs say why; queued again now"
         ) in err
         assert fine not in err.split("warning:")[1]
         # Its latest job is the one waiting now, so a third run says nothing more of it.
         again = api.enqueue_run(pg_url, config, days=2, pdf=False)
         assert again.failed_before == [] and again.already == sorted(repos)
+
+
+@pytest.mark.postgres
+def test_the_site_is_built_while_a_retry_waits_and_again_after_it(
+    pg_url: str, tmp_path: Path, caplog: pytest.LogCaptureFixture, quick_site: None
+) -> None:
+    caplog.set_level(logging.INFO, logger="tidings.queue")
+    repos = fleet(2, 0, now=datetime.now(UTC), seed=8)
+    down, fine = sorted(repos)
+    with FakeGitHub([r for rs in repos.values() for r in rs], token=TOKEN) as gh:
+        config = _retry_config(tmp_path, gh.api_url, sorted(repos), retries=1)
+        config.queue.retry_wait = config.queue.retry_max_wait = 3600  # waits past this test
+        gh.inject("502", path_contains=f"/repos/{down}", times=None)
+        api.enqueue_run(pg_url, config, days=2, pdf=False)
+        api.work(pg_url, config, once=True, concurrency=1, token=TOKEN)
+    assert _sync_jobs(pg_url) == {down: ("todo", 1), fine: ("succeeded", 1)}
+    lines = _queue_lines(caplog)
+    # The reports there are, published now rather than in an hour.
+    assert f"site: built {tmp_path / 'site'}/" in "\n".join(lines)
+    assert (tmp_path / "site" / "index.html").is_file()
+    waits = [line for line in lines if "wait for a retry" in line or "waits for a retry" in line]
+    assert len(waits) == 1 and waits[0].startswith(
+        f"site: 1 repository waits for a retry ({down} at "
+    )
+    # One site job waits for the retry's moment, to build again after it.
+    engine = sa.create_engine(pg_url)
+    try:
+        with engine.connect() as conn:
+            retry_at, site_at = (
+                conn.execute(
+                    sa.text(
+                        "SELECT scheduled_at FROM procrastinate_jobs "
+                        "WHERE status = 'todo' AND task_name = :task"
+                    ),
+                    {"task": task},
+                ).scalar_one()
+                for task in ("tidings.sync", "tidings.site")
+            )
+    finally:
+        engine.dispose()
+    assert site_at == retry_at and retry_at > datetime.now(UTC) + timedelta(minutes=50)
+
+
+@pytest.mark.parametrize(
+    ("written", "seconds"),
+    [("30s", 30), ("5m", 300), ("1.5h", 5400), ("1d", 86400), (90, 90), (0.25, 0.25)],
+)
+def test_a_retry_wait_is_seconds_or_a_duration(written: object, seconds: float) -> None:
+    config = Config.model_validate({"queue": {"retry_wait": written, "retry_max_wait": "1d"}})
+    assert config.queue.retry_wait == seconds
+
+
+def test_retry_waits_double_up_to_the_cap() -> None:
+    config = parse_config('[queue]\nretries = 6\nretry_wait = "5m"\nretry_max_wait = "1h"\n')
+    waits = [config.queue.wait_before(k) / 60 for k in range(6)]
+    assert waits == [5, 10, 20, 40, 60, 60]
+    assert parse_config("").queue.retries == 3  # on by default
+
+
+@pytest.mark.parametrize("written", ["5 minutes", "5", "-1s", "1w", True, "", "m"])
+def test_a_bad_retry_wait_is_one_line_naming_the_key(written: object) -> None:
+    value = "true" if written is True else f'"{written}"'
+    with pytest.raises(ConfigError) as info:
+        parse_config(f"[queue]\nretry_wait = {value}\n")
+    assert info.value.one_line().startswith("tidings.toml: queue.retry_wait: must be a duration")
+    assert info.value.exit_code == 2

@@ -263,10 +263,14 @@ def _site_job(context: Any, pdf: bool | None) -> None:
         first = min(at for _repo, at in left.later)
         with contextlib.suppress(AlreadyEnqueued):
             _site_task(app, at=first).defer(pdf=pdf)
+        waiting = ", ".join(f"{repo} at {at:%H:%M:%S %Z}" for repo, at in left.later)
         log.info(
-            "site: %d repositories wait for a retry (%s); the site is built again after them",
-            len(left.later),
-            ", ".join(f"{repo} at {at:%H:%M:%S %Z}" for repo, at in left.later),
+            "site: %s for a retry (%s); the site is built again after %s",
+            "1 repository waits"
+            if len(left.later) == 1
+            else f"{len(left.later)} repositories wait",
+            waiting,
+            "it" if len(left.later) == 1 else "them",
         )
 
 

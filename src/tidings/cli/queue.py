@@ -38,7 +38,7 @@ def enqueue_run(
         names = ", ".join(done.failed_before[:10])
         more = len(done.failed_before) - 10
         names += f" and {more} more" if more > 0 else ""
-        warn(f"the last job of {names} failed — the workers' logs say why; queued again now")
+        warn(f"the last job failed for {names} — the workers' logs say why; queued again now")
 
 
 @app.command()
