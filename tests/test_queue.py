@@ -3,6 +3,8 @@ processes on one PostgreSQL store, one of them killed mid-job."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import os
 import re
@@ -415,6 +417,47 @@ def test_the_site_is_built_while_a_retry_waits_and_again_after_it(
     finally:
         engine.dispose()
     assert site_at == retry_at and retry_at > datetime.now(UTC) + timedelta(minutes=50)
+
+
+@pytest.mark.postgres
+def test_a_job_whose_worker_dies_on_its_last_try_fails_rather_than_going_round_for_ever(
+    pg_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="tidings.queue")
+    config = Config.model_validate({"repos": [{"name": "a/last"}, {"name": "a/first"}]})
+    api.enqueue_run(pg_url, config, days=1, site=False)
+    engine = sa.create_engine(pg_url)
+    try:
+        with engine.begin() as conn:  # both taken by a worker that then died (no worker row)
+            conn.execute(
+                sa.text(
+                    "UPDATE procrastinate_jobs SET status = 'doing', "
+                    "attempts = CASE args->>'repo' WHEN 'a/last' THEN 1 ELSE 0 END"
+                )
+            )
+    finally:
+        engine.dispose()
+    store = Store.open(pg_url)
+    try:
+        app = queue.make_app(store, config.queue)
+
+        async def reap_once() -> None:
+            async with app.open_async():
+                reaper = asyncio.create_task(queue._reap(app, 1.0, retries=1))
+                await asyncio.sleep(0.8)
+                reaper.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await reaper
+
+        asyncio.run(reap_once())
+    finally:
+        store.close()
+    assert _sync_jobs(pg_url) == {"a/last": ("failed", 2), "a/first": ("todo", 1)}
+    assert sorted(_queue_lines(caplog)) == [
+        "a/first: its worker stopped answering; the job goes back on the queue",
+        "a/last: failed after 2 tries, the last: its worker stopped answering; "
+        "the next run tries it again",
+    ]
 
 
 @pytest.mark.parametrize(

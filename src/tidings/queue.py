@@ -11,7 +11,8 @@ that lives in the PostgreSQL store itself (docs/scale.md says why it, not Celery
 - The site job builds the site once no sync job is left: while any is still waiting or
   running, it hands over to a fresh site job at the back of the queue and ends (its
   `queueing_lock` keeps one waiting at a time), so one build runs after the day's jobs
-  (failed ones included: their reports stay as they were).
+  (failed ones included: their reports stay as they were). Jobs waiting out a retry's wait
+  do not hold it back: it builds, and a site job scheduled for the first retry builds again.
 - A worker killed mid-job (SIGKILL, a lost machine) stops sending its heartbeat; every other
   worker looks for such stalled jobs every few seconds and puts them back on the queue, where
   the next free worker takes them up. The store is crash-safe at every step of a sync
@@ -20,10 +21,11 @@ that lives in the PostgreSQL store itself (docs/scale.md says why it, not Celery
 - A job that fails in a way that may pass (`TidingsError.transient`: GitHub answering 5xx or
   not at all, a rate limit, an unforeseen error) is tried again after `[queue] retry_wait`,
   doubled each time up to `retry_max_wait`, at most `retries` more times (`Backoff`, on
-  procrastinate's RetryStrategy; a try cut short by a killed worker counts too). A failure
-  that would repeat (a bad token, an unknown repository) is not retried. Either way the
-  worker's log says in one line which repository failed and why, and `tidings run --queue`
-  names the repositories whose last job failed as it queues them again.
+  procrastinate's RetryStrategy; a try cut short by a killed worker counts too, and one
+  killed on its last try fails). A failure that would repeat (a bad token, an unknown
+  repository) is not retried. Either way the worker's log says in one line which repository
+  failed and why, and `tidings run --queue` names the repositories whose last job failed as
+  it queues them again.
 """
 
 from __future__ import annotations
@@ -446,7 +448,7 @@ def run_worker(
 
     async def main() -> None:
         async with app.open_async():
-            reaper = asyncio.create_task(_reap(app, stalled_after))
+            reaper = asyncio.create_task(_reap(app, stalled_after, config.queue.retries))
             try:
                 await app.run_worker_async(
                     queues=[QUEUE],
@@ -467,8 +469,12 @@ def run_worker(
         _context = None
 
 
-async def _reap(app: App, stalled_after: float) -> None:
-    """Put the jobs of dead workers back on the queue (procrastinate leaves that to us)."""
+async def _reap(app: App, stalled_after: float, retries: int) -> None:
+    """Put the jobs of dead workers back on the queue (procrastinate leaves that to us). A
+    sync job whose worker died on its last try fails instead: a repository whose sync kills
+    its worker (out of memory, say) must not take down one worker after another for ever."""
+    from procrastinate.jobs import Status
+
     while True:
         await asyncio.sleep(max(0.5, stalled_after / 2))
         try:
@@ -476,9 +482,19 @@ async def _reap(app: App, stalled_after: float) -> None:
                 queue=QUEUE, seconds_since_heartbeat=stalled_after
             )
             for job in stalled:
+                repo = job.task_kwargs.get("repo")
+                if repo is not None and job.attempts >= retries:
+                    log.error(
+                        "%s: failed%s: its worker stopped answering; the next run tries it again",
+                        repo,
+                        f" after {job.attempts + 1} tries, the last" if job.attempts else "",
+                    )
+                    with contextlib.suppress(Exception):  # another worker ended it first
+                        await app.job_manager.finish_job(job, Status.FAILED, delete_job=False)
+                    continue
                 log.warning(
                     "%s: its worker stopped answering; the job goes back on the queue",
-                    job.task_kwargs.get("repo") or job.task_name,
+                    repo or job.task_name,
                 )
                 with contextlib.suppress(Exception):  # another worker retried it first
                     await app.job_manager.retry_job(job)
