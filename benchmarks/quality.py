@@ -11,6 +11,7 @@ for each week:
   Latin letters over CJK characters in the text a reader sees (Markdown link targets,
   backslash escapes and zero-width spaces removed; everything else counts, titles, paths and
   names included). The seeds are under 1; issue #12's target for the rule-written W33 is 3.
+  The zh daily of one day of each is measured the same way (rules only).
 - **Junk share of excerpts**: of the characters of every merged PR's rule-written summary
   (the text quoted from its body included), the share inside a URL, an HTML tag, a template
   heading ("What this PR does", "How was this patch tested", `###`), a Markdown link or a
@@ -53,6 +54,10 @@ from tidings.store import Store  # noqa: E402
 
 ASCEND_WEEKS = ("2026-W32", "2026-W33")
 DEMO_WEEKS = ("2026-W10", "2026-W11")
+# One day of each, for the zh daily's ratio: a busy vllm-ascend day of W33 (27 merges, git
+# only) and the demo's day with discussions.
+ASCEND_DAY = "2026-08-12"
+DEMO_DAY = "2026-03-05"
 # The vllm-ascend repository as a maintainer would configure it: its core paths and one topic
 # track (Model Runner V2, the week's busiest technical direction).
 ASCEND_CONFIG = """
@@ -254,8 +259,19 @@ def with_model(store: Store, repo: RepoConfig, label: str) -> dict[str, Any]:
     }
 
 
+def measure_day(store: Store, repo: RepoConfig, day: str) -> dict[str, Any]:
+    """The rule-written zh daily of `day`: its Latin-to-CJK ratio, measured as the weekly's."""
+    from datetime import date
+
+    from tidings.render.markdown import render_daily_markdown
+    from tidings.report.daily import build_daily
+
+    report = build_daily(store, repo, date.fromisoformat(day), "zh")
+    return {"day": day, "latin_cjk": latin_cjk(render_daily_markdown(report))}
+
+
 def run_benchmark(weeks: tuple[str, ...] = ASCEND_WEEKS, *, model: bool = True) -> dict[str, Any]:
-    results: dict[str, Any] = {"ascend": [], "ascend_note": None, "demo": []}
+    results: dict[str, Any] = {"ascend": [], "ascend_note": None, "demo": [], "daily": []}
     with tempfile.TemporaryDirectory() as tmp:
         store = ascend_store(Path(tmp) / "ascend.db")
         if store is None:
@@ -270,6 +286,9 @@ def run_benchmark(weeks: tuple[str, ...] = ASCEND_WEEKS, *, model: bool = True) 
                         if model and lang == "zh":
                             row["model"] = with_model(store, repo, label)
                         results["ascend"].append(row)
+                results["daily"].append(
+                    {"data": "vllm-ascend", **measure_day(store, repo, ASCEND_DAY)}
+                )
             finally:
                 store.close()
         demo, repo = demo_store(Path(tmp) / "demo.db")
@@ -281,6 +300,7 @@ def run_benchmark(weeks: tuple[str, ...] = ASCEND_WEEKS, *, model: bool = True) 
                     if model and lang == "zh":
                         row["model"] = with_model(demo, repo, label)
                     results["demo"].append(row)
+            results["daily"].append({"data": "demo", **measure_day(demo, repo, DEMO_DAY)})
         finally:
             demo.close()
     return results
@@ -318,6 +338,19 @@ def render(results: dict[str, Any], console: Console) -> None:
                 str(model.get("tokens_per_merged_pr", "-")),
             )
     console.print(table)
+    days = Table(title="the zh daily report (rules)", box=box.SIMPLE_HEAD)
+    for column in ("data", "day", "Latin", "CJK", "Latin/CJK"):
+        days.add_column(column, justify="left" if column in ("data", "day") else "right")
+    for row in results["daily"]:
+        ratio = row["latin_cjk"]
+        days.add_row(
+            row["data"],
+            row["day"],
+            str(ratio["latin"]),
+            str(ratio["cjk"]),
+            "-" if ratio["ratio"] is None else f"{ratio['ratio']:.2f}",
+        )
+    console.print(days)
     if results["ascend_note"]:
         console.print(f"vllm-ascend: skipped ({results['ascend_note']})", markup=False)
     for data in ("ascend", "demo"):

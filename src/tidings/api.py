@@ -592,6 +592,7 @@ def run(
             'add one, e.g. [[repos]] name = "OWNER/REPO" (or pass --config FILE)',
         )
     budget = _budget(token, config)  # before the store: fail fast, touch nothing
+    budget.expect(len(config.repos))  # optional work leaves them their requests
     reports_dir, site_dir = Path(config.site.reports_dir), Path(config.site.out_dir)
     moment = now or datetime.now(UTC)
     workers = config.run.concurrency if concurrency is None else max(1, concurrency)

@@ -14,6 +14,7 @@ import sqlalchemy as sa
 
 from testkit.servers.openai import FakeOpenAI, data_of
 from tests import report_checks
+from tests.analysis.support import WEEKLY_TASKS
 from tests.analysis.test_analysis import (  # noqa: F401  (fixtures)
     HOSTILE,
     KEY,
@@ -65,16 +66,7 @@ def test_week_after_its_dailies_pays_only_for_the_other_prs(
     # The week sends only the merged PRs no daily report carried (lite cards), each once.
     week_cards = llm.cards_sent("pr_cards")
     assert set(week_cards) == merged - daily_cards and len(week_cards) == len(set(week_cards))
-    assert {t for t in llm.tasks() if t != "pr_cards"} == {
-        "weekly_highlights",
-        "weekly_risks",
-        "weekly_exec",
-        "weekly_themes",
-        "weekly_trends",
-        "weekly_follow_ups",
-        "weekly_tracks",
-        "weekly_summary",
-    }
+    assert {t for t in llm.tasks() if t != "pr_cards"} == set(WEEKLY_TASKS)
     reused = model_summaries(r)
     # Every merged PR has a model summary: the dailies' analyses, and the week's own.
     assert set(reused) == merged

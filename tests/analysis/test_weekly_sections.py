@@ -13,6 +13,7 @@ import pytest
 import sqlalchemy as sa
 
 from testkit.servers.openai import VIOLATION, Edit, FakeOpenAI, data_of
+from tests.analysis.support import WEEKLY_TASKS
 from tests.analysis.test_analysis import (  # noqa: F401  (fixtures)
     MARCH_4,
     demo_db,
@@ -29,17 +30,6 @@ from tidings.facts.windows import weekly_window
 from tidings.render.weekly_markdown import render_weekly_markdown
 from tidings.report.provenance import prose_values
 from tidings.store import Store, schema
-
-WEEKLY_TASKS = (
-    "weekly_highlights",
-    "weekly_risks",
-    "weekly_exec",
-    "weekly_themes",
-    "weekly_trends",
-    "weekly_follow_ups",
-    "weekly_tracks",
-    "weekly_summary",
-)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -71,9 +61,10 @@ def test_every_weekly_section_is_the_models(store, repo_config, llm: FakeOpenAI,
     assert run.dropped_sentences == 0 and run.fallbacks == 0
     assert set(WEEKLY_TASKS) <= set(llm.tasks())
     text = render_weekly_markdown(r)
-    assert r.risk_observations[0].observation.text.replace("_", "\\_")[:20] in text.replace(
-        "#\u200b", "#"
-    ).replace("@\u200b", "@")
+    # The observation's verified `#N` and `@login` are links to the PR and its author.
+    first = r.risk_observations[0]
+    pr_url = f"{r.repo_url}/pull/{first.item.number}"
+    assert f"Model: [#{first.item.number}]({pr_url}) by [@{first.item.author}](" in text
     assert "fake-model" in text.rsplit("\n---\n", 1)[1]
 
 

@@ -314,7 +314,11 @@ def test_weekly_html_shows_hostile_tracks_reverts_and_groups_as_text(hostile: Wo
         reverted = [a for a in risks.xpath(".//li/a") if a.text == "#7"]
         assert reverted and reverted[0].get("href") == f"https://github.com/{REPO}/pull/7"
         groups = " ".join(th.text_content() for th in doc.xpath("//tr[@class='group']/th"))
-        for shown in (track, reverted[0].getparent().text_content(), groups):
+        revert = reverted[0].getparent().text_content()
+        if lang == "zh":  # zh shows a title once, at the PR's first mention: the page holds it
+            assert revert.endswith("#7"), revert
+            revert = doc.text_content()
+        for shown in (track, revert, groups):
             assert "<script>" in shown or "<img src=x onerror=alert(1)>" in shown, shown
 
 

@@ -141,6 +141,12 @@ _QUANTITY_KEYS = {
     "additions": "additions",
     "deletions": "deletions",
     "changed_files": "files",
+    # A PR's review threads and unread files (analysis/weekly.py `evidence_figures`), and the
+    # follow-up rule's count of unresolved threads.
+    "review_threads_total": "review_threads",
+    "review_threads_unresolved": "unresolved_threads",
+    "unresolved_threads": "unresolved_threads",
+    "files_without_diff": "unread_diffs",
 }
 # Values under these keys describe earlier windows: citable only with a comparison word.
 _REFERENCE_KEYS = ("mean_of_previous", "previous", "baseline")
@@ -225,6 +231,30 @@ _QUANTITY_PATTERNS: tuple[tuple[str, str], ...] = (
     ("deletions", rf"(?:deletes|deleted|deleting|removes|removed|removing)\s+{_N}\s+lines?\b"),
     ("deletions", rf"/\s*[-−–]{_N}"),
     ("deletions", rf"(?:删除|删去|移除|删减)(?:了)?\s*{_N}\s*行"),
+    # Review threads, before "files" and the bare numbers claim theirs: "2 of 3 review threads
+    # are still unresolved" ties 2 to the unresolved count and 3 to the total.
+    (
+        "unresolved_threads",
+        rf"{_N}\s+(?:of\s+(?:the\s+|its\s+)?\d+\s+)?(?:(?:inline|review)\s+)*(?:threads?|comments?)"
+        rf"\s+(?:(?:are|were|is|was|remain(?:ed|s)?|still|left|stay(?:ed|s)?)\s+)*unresolved",
+    ),
+    ("unresolved_threads", rf"{_N}\s+(?:still\s+)?unresolved\s+(?:(?:inline|review)\s+)*threads?"),
+    (
+        "unresolved_threads",
+        rf"{_N}{_CL}(?:审查|评审|代码审查)?线程\s*(?:仍|尚|依然|还)?(?:然)?未(?:被)?解决",
+    ),
+    (
+        "unresolved_threads",
+        rf"线程\s*中\s*(?:有\s*)?{_N}{_CL}(?:仍|尚|依然|还)?(?:然)?未(?:被)?解决",
+    ),
+    ("unresolved_threads", rf"未解决的?\s*(?:审查|评审)?线程{_ZSEP}{_N}"),
+    ("review_threads", rf"(?:of\s+(?:the\s+|its\s+)?)?{_N}\s+(?:(?:inline|review)\s+)+threads?\b"),
+    ("review_threads", rf"{_N}{_CL}(?:审查|评审|代码审查)线程"),
+    (
+        "unread_diffs",
+        rf"{_N}\s+files?\s+(?:without|with\s+no|lacking)\s+(?:a\s+)?(?:diffs?|patch(?:es)?)",
+    ),
+    ("unread_diffs", rf"{_N}{_CL}文件\s*(?:无|没有|缺少)\s*(?:diff|补丁|差异)"),
     ("files", rf"{_N}\s+(?:changed\s+|modified\s+|touched\s+)?files?\b"),
     ("files", rf"{_N}{_CL}文件"),
     ("files", rf"文件{_ZSEP}{_N}"),
@@ -243,6 +273,9 @@ _QUANTITY_WORDS = {
     "additions": "added lines",
     "deletions": "deleted lines",
     "files": "files",
+    "unresolved_threads": "unresolved review threads",
+    "review_threads": "review threads",
+    "unread_diffs": "files without a diff",
 }
 # Words that make a number an earlier window's figure ("up from 7 the week before").
 _COMPARISON = re.compile(

@@ -87,7 +87,11 @@ Answer {"themes": [...]}, most significant direction first.""",
 - observation: one or two sentences on the concrete risk its evidence shows: the fired
   `risk_tags` with their `code` and `hunk` (the added lines), and its `review_threads` (a thread
   with `outdated: false` was raised by that reviewer and no later commit changed the lines it is
-  on: say so, naming the reviewer as @login). Say what could go wrong, not just the tag's name;
+  on: say so, naming the reviewer as @login), and `review_thread_figures` when given (all of
+  the PR's threads: how many are still unresolved, resolved with no commit after them, followed
+  by a later commit; cite these numbers, e.g. "2 of 3 review threads are still unresolved").
+  `files_without_diff`: files whose code nobody read (no diff from GitHub), so the tags may
+  miss something there. Say what could go wrong, not just the tag's name;
 - follow_up: one sentence on the concrete step that would close it (a test, an explicit check,
   a tracking issue), impersonal.
 Answer {"items": [...]} with exactly one entry per PR, using its `number`.""",

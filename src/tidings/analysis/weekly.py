@@ -54,6 +54,24 @@ def brief(week: WeekInput, texts: dict[tuple[Any, ...], str], n: int) -> dict[st
     return entry
 
 
+def evidence_figures(week: WeekInput, n: int) -> dict[str, Any]:
+    """What the report states about a PR's review threads and unread files, as figures the
+    model may cite (the guard ties each to what it counts)."""
+    out: dict[str, Any] = {}
+    figures = week.facts.threads.get(n)
+    if figures is not None:
+        out["review_thread_figures"] = {
+            "review_threads_total": figures.threads,
+            "review_threads_unresolved": figures.unresolved,
+            "review_threads_resolved_without_commit": figures.resolved_without_commit,
+            "review_threads_followed_by_commit": figures.followed_by_commit,
+        }
+    unread = week.facts.by_number[n].unread_diffs
+    if unread:
+        out["files_without_diff"] = unread
+    return out
+
+
 def _rows(trends: list[Trend]) -> list[dict[str, Any]]:
     return [
         {"name": x.name, "this_week": x.value, "previous_week": x.previous, "prs": x.prs}
@@ -85,10 +103,11 @@ def payloads(
         for n in week.risky:
             fields = evidence_fields(week.evidence.get(n), diff_chars=0)
             logins |= {t["login"] or "" for t in fields["review_threads"]}
-            prs.append(
-                brief(week, texts, n)
-                | {"risk_tags": fields["risk_tags"], "review_threads": fields["review_threads"]}
-            )
+            entry = brief(week, texts, n) | {
+                "risk_tags": fields["risk_tags"],
+                "review_threads": fields["review_threads"],
+            }
+            prs.append(entry | evidence_figures(week, n))
         out.append(("weekly_risks", {"prs": prs}, logins))
     counts = sorted(risk_counts(f).items(), key=lambda kv: (-kv[1], kv[0]))
     out.append(

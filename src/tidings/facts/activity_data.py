@@ -18,7 +18,7 @@ from sqlalchemy.engine import Connection
 from tidings.facts.roles import Roles
 from tidings.facts.stats import parent_live
 from tidings.store import schema
-from tidings.store.gaps import read_gaps
+from tidings.store.gaps import read_gaps, unread_diffs
 
 # An issue's or PR's state as reports show it: a merged PR is "merged", not "closed".
 ItemState = Literal["open", "closed", "merged"]
@@ -104,6 +104,9 @@ class WindowData:
     # PRs whose file list GitHub would not give in full (more than 3,000 files): `files`
     # holds what it gave, the item's `changed_files` the true count (store/gaps.py).
     files_cut: set[int] = field(default_factory=set)
+    # Merged PRs with files whose diff the store lacks (GitHub gave no patch, or past the
+    # patch stage's bounds; store/gaps.py) -> how many: their risk tags may miss something.
+    unread_diffs: dict[int, int] = field(default_factory=dict)
 
     def in_window(self, when: datetime | None) -> bool:
         return when is not None and self.start <= when < self.end
@@ -245,9 +248,14 @@ def load_window(
                 )
             )
     data.files = dict(files)
-    data.files_cut = {n for n, gaps in read_gaps(conn, repo_id).items() if "files" in gaps} & set(
-        merged
-    )
+    merged_set = set(merged)
+    gapped = {n: g for n, g in read_gaps(conn, repo_id).items() if n in merged_set}
+    data.files_cut = {n for n, gaps in gapped.items() if "files" in gaps}
+    data.unread_diffs = {
+        n: k
+        for n, gaps in gapped.items()
+        if (k := unread_diffs(gaps, data.items[n].changed_files if n in data.items else None))
+    }
 
     active = sorted(data.active)
     if active:

@@ -37,7 +37,7 @@ from tidings.facts.reverts import (
 )
 from tidings.globs import compile_glob
 from tidings.store import schema
-from tidings.store.gaps import read_gaps
+from tidings.store.gaps import read_gaps, unread_diffs
 
 if TYPE_CHECKING:  # config.py reads RISK_TAGS from here, so only type checkers import it back
     from tidings.config import RepoConfig
@@ -157,6 +157,9 @@ class MergedPR:
     # The PR's true changed-file count where `files` is only part of its list (GitHub lists at
     # most 3,000; store/gaps.py), else None.
     files_total: int | None = None
+    # Files whose diff the store lacks because the patch stage could not read one (GitHub gave
+    # none, or past its bounds; store/gaps.py): the rules that read code did not see them.
+    unread_diffs: int = 0
     # The PR this one reverts when only the store could tell (its title or merge commit
     # matched; link_reverts), else None. A number the text names needs no store.
     reverted: int | None = None
@@ -718,7 +721,8 @@ def load_merged(conn: Connection, repo_id: int, start: datetime, end: datetime) 
     approvers: dict[int, set[str]] = {n: set() for n in numbers}
     reviews: dict[int, int] = dict.fromkeys(numbers, 0)
     merged_at = {r.number: r.merged_at for r in rows}
-    cut = {n for n, gaps in read_gaps(conn, repo_id).items() if "files" in gaps}
+    gapped = read_gaps(conn, repo_id)
+    cut = {n for n, gaps in gapped.items() if "files" in gaps}
     authors = {r.number: r.author for r in rows}
     for chunk in _chunks(numbers):
         for row in conn.execute(
@@ -770,6 +774,7 @@ def load_merged(conn: Connection, repo_id: int, start: datetime, end: datetime) 
             unresolved_threads=r.unresolved_threads,
             files=tuple(files[r.number]),
             files_total=r.changed_files if r.number in cut else None,
+            unread_diffs=unread_diffs(gapped.get(r.number, {}), r.changed_files),
         )
         for r in rows
     ]

@@ -20,6 +20,7 @@ from tidings.facts.evidence import PREvidence
 from tidings.facts.generated import is_bot_pr, is_generated
 from tidings.facts.importance import Scored, score_merged
 from tidings.facts.reverts import reverted_titles
+from tidings.facts.review_figures import ThreadFigures, load_thread_figures
 from tidings.facts.risk import (
     MergedPR,
     RiskTag,
@@ -92,6 +93,8 @@ class WeekFacts:
     bots: frozenset[int] = frozenset()  # merged PRs opened by bots (facts/generated.py)
     tracks: list[Track] = field(default_factory=list)
     repo: RepoConfig | None = None  # the generated-path globs churn and themes leave out
+    # Merged PRs' review-thread figures (facts/review_figures.py), where the store has them.
+    threads: dict[int, ThreadFigures] = field(default_factory=dict)
 
     @property
     def by_number(self) -> dict[int, MergedPR]:
@@ -147,6 +150,7 @@ def load_week(conn: Connection, repo_id: int, repo: RepoConfig, window: Window) 
         bots=bots,
         tracks=tracks,
         repo=repo,
+        threads=load_thread_figures(conn, repo_id, merged, window.end),
     )
 
 

@@ -16,13 +16,18 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel
 
 from tidings.config import Lang
+from tidings.names import OWNER_PATTERN, profile_path
 from tidings.report import model as m
 from tidings.report import weekly_model as w
-from tidings.words.weekly import tag_name
+from tidings.words.weekly import tag_name, theme_name_zh
 
 # Evidence entries shown per risk tag (the JSON keeps them all, up to five).
 SHOWN_EVIDENCE = 2
@@ -79,6 +84,124 @@ def bare_title(title: str) -> str:
 
 def stamp(moment: datetime | None, unknown: str) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ") if moment else unknown
+
+
+# -- model-written prose: its `#N` and `@login` as links -------------------------------------
+
+
+@dataclass(frozen=True)
+class KnownRefs:
+    """The items and people a report carries as facts (its ItemRefs, PR cards and people):
+    the only `#N` and `@login` in its model-written prose that become links. The guard let
+    the model cite them; this set is what the report itself can vouch for, so a hand-edited
+    report JSON citing anything else renders it as inert text."""
+
+    items: Mapping[int, Literal["issue", "pr"]]
+    logins: Mapping[str, str]  # lower case -> as the report spells it (GitHub's are caseless)
+
+
+def known_refs(report: m.DailyReport | w.WeeklyReport) -> KnownRefs:
+    """Every item number and login the report's typed fields hold, whatever section holds
+    them: a new section's ItemRefs count without a change here."""
+    items: dict[int, Literal["issue", "pr"]] = {}
+    issues: set[int] = set()
+    logins: dict[str, str] = {}
+
+    def person(login: str | None) -> None:
+        if login is not None and profile_path(login) is not None:
+            logins.setdefault(login.lower(), login)
+
+    def walk(node: object) -> None:
+        if isinstance(node, list | tuple):
+            for x in node:
+                walk(x)
+            return
+        if not isinstance(node, BaseModel) or isinstance(node, m.Prose):
+            return
+        if isinstance(node, m.ItemRef):
+            items.setdefault(node.number, node.kind)
+            if node.author_name is None:  # else `author` is no login (a git history's name)
+                person(node.author)
+            return
+        if isinstance(node, m.Count | m.FirstTimer):
+            person(None if node.git_name else node.login)  # a git name is no login
+        elif isinstance(node, m.Viewpoint):
+            person(node.login)
+        elif isinstance(node, m.KeyChange):
+            issues.update(node.linked_issues)
+        for name in type(node).model_fields:
+            walk(getattr(node, name))
+
+    walk(report)
+    for number in issues:
+        items.setdefault(number, "issue")  # an ItemRef's kind, where there is one, wins
+    return KnownRefs(items, logins)
+
+
+@dataclass(frozen=True)
+class CodePiece:
+    text: str
+
+
+@dataclass(frozen=True)
+class ItemPiece:
+    number: int
+    kind: Literal["issue", "pr"]
+
+
+@dataclass(frozen=True)
+class PersonPiece:
+    login: str  # as the report spells it
+
+
+ProsePiece = str | CodePiece | ItemPiece | PersonPiece
+
+_CODE_SPAN = re.compile(r"(`+)([^`]+?)\1")
+# A `#N` or `@login` standing alone: not inside a word, an e-mail address, a URL path, an
+# entity (`&#12;`), another repository's `owner/repo#12` or a team's `@org/team`. A token cut
+# by a length limit ("#12…" of "#1234") is no citation of what it now reads as.
+_CITE = re.compile(
+    r"(?<![A-Za-z0-9_\-/@#&])"
+    r"(?:#(?P<n>[1-9][0-9]*)(?![A-Za-z0-9_…])"
+    rf"|@(?P<login>{OWNER_PATTERN}(?:\[bot\])?)(?![A-Za-z0-9_\-/\[…]))"
+)
+
+
+def prose_pieces(text: str, known: KnownRefs) -> Iterator[ProsePiece]:
+    """Model-written text in pieces: plain text and code spans (both still untrusted, for the
+    format to make inert), and the citations of items and people the report knows, for the
+    format to link. Nothing else becomes a link; the link's target is never in the text."""
+    pos = 0
+    for match in _CODE_SPAN.finditer(text):
+        yield from _cites(text[pos : match.start()], known)
+        yield CodePiece(match.group(2))
+        pos = match.end()
+    yield from _cites(text[pos:], known)
+
+
+def _cites(text: str, known: KnownRefs) -> Iterator[ProsePiece]:
+    pos = 0
+    for match in _CITE.finditer(text):
+        piece: ProsePiece | None = None
+        if match["n"] is not None:
+            kind = known.items.get(int(match["n"]))
+            piece = None if kind is None else ItemPiece(int(match["n"]), kind)
+        else:
+            login = known.logins.get(match["login"].lower())
+            piece = None if login is None else PersonPiece(login)
+        if piece is None:
+            continue  # unknown: stays in the text around it, made inert with it
+        if match.start() > pos:
+            yield text[pos : match.start()]
+        yield piece
+        pos = match.end()
+    if pos < len(text):
+        yield text[pos:]
+
+
+def item_path(number: int, kind: Literal["issue", "pr"]) -> str:
+    """Where an item lives under its repository's URL."""
+    return f"{'pull' if kind == 'pr' else 'issues'}/{number}"
 
 
 # -- both reports ----------------------------------------------------------------------------
@@ -202,6 +325,14 @@ def evidence_entry(wr: Writer, tag: w.RiskTag, e: w.Evidence) -> str:
     return path or wr.text(e.line)
 
 
+def unread_diffs(wr: Writer, n: int | None) -> str:
+    """The mark of a PR whose files are not all read as code ("3 files without a diff"), or ""
+    for one with none."""
+    if not n:
+        return ""
+    return wr.say("unread_diffs_one" if n == 1 else "unread_diffs", n=n)
+
+
 def evidence(wr: Writer, tag: w.RiskTag) -> str:
     return wr.join((evidence_entry(wr, tag, e) for e in tag.evidence[:SHOWN_EVIDENCE]), "; ")
 
@@ -230,7 +361,12 @@ def trend_row(wr: Writer, row: w.TrendRow, count: bool) -> str:
 
 
 def theme_title(wr: Writer, kind: str, name: str) -> str:
+    """A theme's heading. A language with words for named themes (zh) leads with the theme's
+    own name in that language and keeps the tag, label or directory it stands for beside it."""
     shown = wr.code(name) if kind == "path" else wr.text(name)
+    native = theme_name_zh(kind, name) if wr.has(f"theme_named_{kind}") else None
+    if native is not None:
+        return wr.say(f"theme_named_{kind}", native=wr.plain(native), name=shown)
     return wr.say(f"theme_title_{kind}", name=shown)
 
 
@@ -238,6 +374,45 @@ def group_title(wr: Writer, group: w.MergedGroup) -> str:
     if group.kind == "bot":
         return wr.say("appendix_bots")
     return theme_title(wr, group.kind, group.name)
+
+
+# Reports whose reader's language is not the titles' own show a PR's title once, where the PR
+# first appears in reading order (the appendix last), and its number alone after that: in a
+# Chinese report the same English title in five sections is most of what makes it read as
+# English. An English report repeats them, as an English reader expects.
+TITLES_ONCE: frozenset[Lang] = frozenset({"zh"})
+
+
+def title_places(report: w.WeeklyReport) -> set[tuple[str, int]] | None:
+    """The (section, number) pairs where a weekly report shows an item's title (highlight,
+    track, risk, change, key, appendix; "risk_reverts" and "key_reverts" for the PR a revert
+    undoes), or None where every mention shows it."""
+    if report.lang not in TITLES_ONCE:
+        return None
+    mentions: list[tuple[str, m.ItemRef]] = [("highlight", h.item) for h in report.highlights]
+    mentions += [("track", x.item) for t in report.tracks for x in t.items]
+    for o in report.risk_observations:
+        mentions.append(("risk", o.item))
+        if o.reverts is not None:
+            mentions.append(("risk_reverts", o.reverts))
+    mentions += [("change", p.item) for c in report.key_changes for p in c.items]
+    for p in report.key_prs:
+        mentions.append(("key", p.item))
+        if p.reverts is not None:
+            mentions.append(("key_reverts", p.reverts))
+    # The appendix lists every merged PR; it names those the sections above did not.
+    mentions += [("appendix", p.item) for p in report.merged]
+    seen: set[int] = set()
+    shown: set[tuple[str, int]] = set()
+    for section, ref in mentions:
+        if ref.number not in seen:
+            seen.add(ref.number)
+            shown.add((section, ref.number))
+    return shown
+
+
+def shows_title(places: set[tuple[str, int]] | None, section: str, ref: m.ItemRef) -> bool:
+    return bool(ref.title) and (places is None or (section, ref.number) in places)
 
 
 def appendix_groups(report: w.WeeklyReport) -> list[tuple[w.MergedGroup, list[w.WeeklyPR]]]:

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, Literal
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup, escape
@@ -197,6 +197,17 @@ def code(text: str) -> Markup:
     return Markup("<code>{}</code>").format(text)
 
 
+def unread_mark(wr: HtmlWriter, n: int | None) -> Markup:
+    """The "3 files without a diff" mark, its reason on hover (and in the page's text for
+    print and screen readers via the title)."""
+    mark = c.unread_diffs(wr, n)
+    if not mark:
+        return Markup("")
+    return Markup('<span class="gap-mark" title="{}">⚠ {}</span>').format(
+        wr.table["unread_diffs_why"], Markup(mark)
+    )
+
+
 def link(href: str | None, text: object) -> Markup:
     url = safe_url(href)
     if url is None:
@@ -213,21 +224,51 @@ def profile_url(login: str | None) -> str | None:
 class ReportLinks:
     """Links of one report: items from its repository URL and numbers, people from logins."""
 
-    def __init__(self, repo_url: str, words: Words) -> None:
-        self.repo_url = safe_url(repo_url.rstrip("/"))
+    def __init__(self, report: m.DailyReport | w.WeeklyReport, words: Words) -> None:
+        self.repo_url = safe_url(report.repo_url.rstrip("/"))
         self.words = words
+        self.known = c.known_refs(report)
 
     def item_url(self, ref: m.ItemRef) -> str | None:
+        return self.number_url(ref.number, ref.kind)
+
+    def number_url(self, number: int, kind: Literal["issue", "pr"]) -> str | None:
         if self.repo_url is None:
             return None
-        return f"{self.repo_url}/{'pull' if ref.kind == 'pr' else 'issues'}/{ref.number}"
+        return f"{self.repo_url}/{c.item_path(number, kind)}"
+
+    def says(self, value: m.Prose | None, limit: int | None = None) -> Markup:
+        """Report prose as `prose` shows it; in the model's, its citations of the report's own
+        items and people (render/common.py `known_refs`) are links, built here like every
+        other. The rules' prose quotes titles and bodies: it gets no link."""
+        if value is None:
+            return Markup("")
+        if value.by != "llm":
+            return prose(value.text, limit)
+        text = clip(value.text, limit) if limit is not None else clean(value.text)
+        out: list[Markup] = []
+        for piece in c.prose_pieces(text, self.known):
+            match piece:
+                case str():
+                    out.append(escape(piece))
+                case c.CodePiece():
+                    out.append(code(piece.text))
+                case c.ItemPiece():
+                    out.append(link(self.number_url(piece.number, piece.kind), f"#{piece.number}"))
+                case c.PersonPiece():
+                    out.append(self.who(piece.login))
+        return Markup("").join(out)
+
+    def written(self, text: str, by: str) -> Markup:
+        """A model-written string that is no `Prose` (a highlight's theme), by its section's
+        writer; the rules' is escaped as it always was (no code spans: a label's name)."""
+        return self.says(m.Prose(text=text, by="llm")) if by == "llm" else escape(text)
 
     def ref_link(self, ref: m.ItemRef) -> Markup:
         return link(self.item_url(ref), f"#{ref.number}")
 
     def issue_link(self, number: int) -> Markup:
-        url = f"{self.repo_url}/issues/{number}" if self.repo_url else None
-        return link(url, f"#{number}")
+        return link(self.number_url(number, "issue"), f"#{number}")
 
     def who(self, login: str | None) -> Markup:
         if login is None:
@@ -296,7 +337,7 @@ def render_daily_html(
 ) -> str:
     """The daily report as one self-contained HTML page (inline CSS, no script)."""
     words = Words(report.lang)
-    links = ReportLinks(report.repo_url, words)
+    links = ReportLinks(report, words)
     wr = HtmlWriter(words.table)
 
     def people(counts: list[m.Count]) -> Markup:
@@ -318,11 +359,13 @@ def render_daily_html(
         code=code,
         item=links.item,
         ref_link=links.ref_link,
+        says=links.says,
         issue_link=links.issue_link,
         who=links.who,
         author=links.author,
         reasons=lambda texts: c.reasons(wr, texts),
         score_parts=lambda change: c.score_parts(wr, change.score_parts),
+        unread=lambda n: unread_mark(wr, n),
         people=people,
         first_timers=first_timers,
         stats=c.stat_cells(report),
@@ -396,7 +439,7 @@ def render_weekly_html(
     """The weekly report (report/weekly_model.py) as one self-contained HTML page."""
     lang = report.lang
     words = Words(lang)
-    links = ReportLinks(report.repo_url, words)
+    links = ReportLinks(report, words)
     table = weekly_words.TEXT[lang]
     wr = HtmlWriter(table)
 
@@ -417,6 +460,18 @@ def render_weekly_html(
             text += Markup(" ") + wtr("fu_more", n=total - len(items))
         return text
 
+    places = c.title_places(report)
+
+    def shows_title(section: str, ref: m.ItemRef) -> bool:
+        return c.shows_title(places, section, ref)
+
+    def item_in(section: str, ref: m.ItemRef) -> Markup:
+        """An item as `item` shows it, its title left out where an earlier section showed it
+        (render/common.py `title_places`)."""
+        if shows_title(section, ref) or not ref.title:
+            return links.item(ref)
+        return links.item(ref.model_copy(update={"title": ""}))
+
     title = report_title(report)
     return render_template(
         "html/weekly.html.j2",
@@ -429,11 +484,16 @@ def render_weekly_html(
         join=wr.join,
         code=code,
         item=links.item,
+        item_in=item_in,
+        shows_title=shows_title,
         ref_link=links.ref_link,
+        says=links.says,
+        written=links.written,
         who=who,
         tags_line=lambda tags: c.tags_line(wr, lang, tags),
         tag_name=lambda name: weekly_words.tag_name(lang, name),
         evidence=lambda tag: c.evidence(wr, tag),
+        unread=lambda n: unread_mark(wr, n),
         trend=lambda row, count: c.trend_row(wr, row, count),
         reasons=lambda texts: c.reasons(wr, texts, file_name=True),
         groups=c.appendix_groups(report),

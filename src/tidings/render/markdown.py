@@ -12,6 +12,7 @@ from tidings.render import common as c
 from tidings.render.escape import md_inline
 from tidings.render.markdown_common import (
     MarkdownWriter,
+    ProseLinks,
     author_text,
     login_link,
     markdown_env,
@@ -60,6 +61,7 @@ def render_daily_markdown(report: m.DailyReport) -> str:
         .render(
             r=report,
             tr=tr,
+            says=ProseLinks(report),
             who=who,
             author=author,
             person=person,
@@ -69,6 +71,7 @@ def render_daily_markdown(report: m.DailyReport) -> str:
             sep=sep,
             score_parts=lambda change: c.score_parts(wr, change.score_parts),
             issue_link=issue_link,
+            unread=lambda n: c.unread_diffs(wr, n),
             stats=c.stat_cells(report),
             needs_api=c.needs_api(report),
             footer=c.daily_footer(wr, report),

@@ -14,9 +14,11 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from tidings.config import Lang
 from tidings.names import profile_path
+from tidings.render import common as c
 from tidings.render.common import Writer
-from tidings.render.escape import md_code, md_fixed, md_inline
+from tidings.render.escape import clip, md_code, md_fixed, md_inline, md_text
 from tidings.report import model as m
+from tidings.report import weekly_model as w
 from tidings.words.daily import TEXT
 
 _GHOST_PROFILE = "https://github.com/ghost"
@@ -57,6 +59,51 @@ def author_text(ref: m.ItemRef, lang: Lang = "en") -> str:
     if ref.author_name is not None:
         return md_inline(ref.author_name)
     return login_link(ref.author, lang)
+
+
+class ProseLinks:
+    """Model-written prose of one report as Markdown: its citations of the report's own
+    items and people linked like the rule-written ones (`[#N](url)`, `[@login](profile)`),
+    the URL built here from the report's repository URL; all else inert as `md_inline` makes
+    it. Prose the rules wrote (quotes of titles and bodies among it) gets no link at all."""
+
+    def __init__(self, report: m.DailyReport | w.WeeklyReport) -> None:
+        self.known = c.known_refs(report)
+        self.repo_url = report.repo_url.rstrip("/")
+        self.lang = report.lang
+
+    def __call__(self, value: m.Prose | None, limit: int | None = None) -> str:
+        if value is None:
+            return ""
+        if value.by != "llm":
+            return md_inline(value.text, limit=limit)
+        return self.text(value.text, limit)
+
+    def written(self, text: str, by: str) -> str:
+        """A model-written string that is no `Prose` (a highlight's theme), by its section's
+        writer."""
+        return self(m.Prose(text=text, by="llm" if by == "llm" else "rules"))
+
+    def text(self, text: str, limit: int | None = None) -> str:
+        """Text the model wrote, with its known citations linked."""
+        out: list[str] = []
+        for k, piece in enumerate(c.prose_pieces(clip(text, limit), self.known)):
+            match piece:
+                case str():
+                    out.append(md_text(piece, at_start=k == 0))
+                case c.CodePiece():
+                    out.append(md_code(piece.text))
+                case c.ItemPiece() | c.PersonPiece():
+                    if out and out[-1].endswith("!"):
+                        # `!` before `[...](...)` would make the link an image.
+                        out[-1] = out[-1][:-1] + "\\!"
+                    out.append(self._link(piece))
+        return "".join(out)
+
+    def _link(self, piece: c.ItemPiece | c.PersonPiece) -> str:
+        if isinstance(piece, c.PersonPiece):
+            return login_link(piece.login, self.lang)
+        return number_link(piece.number, f"{self.repo_url}/{c.item_path(piece.number, piece.kind)}")
 
 
 @lru_cache(maxsize=1)

@@ -12,6 +12,7 @@ from tidings.render import common as c
 from tidings.render.escape import md_inline
 from tidings.render.markdown_common import (
     MarkdownWriter,
+    ProseLinks,
     item_link,
     login_link,
     markdown_env,
@@ -41,18 +42,27 @@ def render_weekly_markdown(report: w.WeeklyReport) -> str:
             text += " " + tr("fu_more", n=total - len(refs))
         return text
 
+    places = c.title_places(report)
+
+    def title(section: str, ref: ItemRef) -> str:
+        """A space and the item's title where this section shows it, else nothing."""
+        return f" {md_inline(ref.title)}" if c.shows_title(places, section, ref) else ""
+
     text = (
         markdown_env()
         .get_template("weekly.md.j2")
         .render(
             r=report,
             tr=tr,
+            says=ProseLinks(report),
             sep=sep,
             who=who,
+            title=title,
             tags_line=lambda tags: c.tags_line(wr, lang, tags),
             tag_label=lambda tag: tag_name(lang, tag.tag),
             risk_name=lambda name: tag_name(lang, name),
             evidence=lambda tag: c.evidence(wr, tag),
+            unread=lambda n: c.unread_diffs(wr, n),
             links=links,
             trend=lambda row, count: c.trend_row(wr, row, count),
             reasons=lambda texts: c.reasons(wr, texts, file_name=True),

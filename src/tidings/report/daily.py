@@ -456,6 +456,7 @@ class _Writer(SlotText):
                     files_listed=len(self.data.files.get(s.number, []))
                     if s.number in self.data.files_cut
                     else None,
+                    files_without_diff=self.data.unread_diffs.get(s.number),
                     top_dirs=list(s.top_dirs),
                     linked_issues=sorted(self.data.closes.get(s.number, [])),
                     what_changed=self.what_and_why(s.number, what),

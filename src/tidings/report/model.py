@@ -144,6 +144,9 @@ class KeyChange(_Model):
     # How many of them GitHub listed, only where it listed fewer (it stops at 3,000 files):
     # `top_dirs` and the file-based facts then stand on a partial list.
     files_listed: int | None = Field(default=None, exclude_if=lambda v: v is None)
+    # Files whose diff the store lacks (GitHub gave no patch: binary or too large; or past
+    # the sync's bounds), only where there are some: facts read from code may miss them.
+    files_without_diff: int | None = Field(default=None, exclude_if=lambda v: v is None)
     top_dirs: list[str]
     linked_issues: list[int]
     what_changed: Prose

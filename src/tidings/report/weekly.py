@@ -11,6 +11,7 @@ and faithfulness guard as the daily report; whatever fails keeps the rules' text
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -25,6 +26,7 @@ from tidings.facts.daily import DayFacts, load_day
 from tidings.facts.evidence import PREvidence, window_evidence
 from tidings.facts.importance import top_dirs
 from tidings.facts.reverts import is_revert
+from tidings.facts.review_figures import ThreadFigures
 from tidings.facts.risk import MergedPR, risk_score
 from tidings.facts.roles import load_roles
 from tidings.facts.trends import topic_tags
@@ -59,7 +61,7 @@ from tidings.report.provenance import record_llm, window_utc
 from tidings.report.weekly_model import WeeklyReport
 from tidings.report.writing import SlotText, item_ref
 from tidings.store import Store
-from tidings.words.weekly import tag_name, wt
+from tidings.words.weekly import tag_name, theme_name_zh, wt
 
 if TYPE_CHECKING:  # the model layer (and its SDK) loads only when a model is used
     from tidings.analysis.analyst import Analysis, Analyst
@@ -72,8 +74,12 @@ THEMES = 6
 THEME_ITEMS = 3
 FOLLOW_ITEMS = 8
 # How much of a PR's own summary the rules quote: a Chinese report keeps English to titles and
-# short quotes, so it quotes less.
+# short quotes, so it quotes less, and an English quote less again than a Chinese one (enough
+# for the gist; the link has the rest).
 QUOTE_CHARS: dict[Lang, int] = {"zh": 70, "en": 160}
+QUOTE_CHARS_LATIN_ZH = 48
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]{2,}")
+_CJK = re.compile(r"[\u3400-\u9fff]")
 
 # Title tags and labels naming the kind of change (words/weekly.py `kind_*`).
 _KINDS = {
@@ -190,6 +196,30 @@ def _risk_tags(tags: list[risk.RiskTag]) -> list[w.RiskTag]:
         )
         for t in tags
     ]
+
+
+def thread_text(lang: Lang, f: ThreadFigures) -> str:
+    """The rules' sentence on a PR's review threads: how many are still unresolved, how many
+    were resolved with no commit after them, how many a later commit followed."""
+
+    def one(key: str, n: int) -> str:  # the singular where English needs one
+        return f"{key}_one" if n == 1 else key
+
+    total = f.threads
+    if f.unresolved:
+        parts = [wt(lang, "th_unresolved", n=f.unresolved, total=total)]
+    else:
+        parts = [wt(lang, one("th_resolved", total), total=total)]
+    if f.resolved_without_commit:
+        parts.append(
+            wt(lang, one("th_no_commit", f.resolved_without_commit), n=f.resolved_without_commit)
+        )
+    if f.followed_by_commit:
+        parts.append(wt(lang, "th_followed", n=f.followed_by_commit))
+    elif f.followed_by_commit == 0 and f.resolved_without_commit != total:
+        # No commit after any thread: said here unless the part above said it of them all.
+        parts.append(wt(lang, one("th_none_followed", total)))
+    return wt(lang, "th_sep").join(parts)
 
 
 def _summary_facts(f: WeekFacts) -> dict[str, Any]:
@@ -360,8 +390,21 @@ class _Writer(SlotText):
             where=self.t("pr_where", area=area) if area else "",
             tests=tests,
         )
-        said = excerpt(pr.body, QUOTE_CHARS[self.lang], title=pr.title) if quote else ""
+        said = self.quote(pr.body, pr.title) if quote else ""
         return text + (self.t("pr_quote", quote=said) if said else self.t("period"))
+
+    def quote(self, body: str | None, title: str) -> str:
+        """A short quote of an item's own summary, or "". In a Chinese report an English quote
+        is cut shorter, and left out when it mostly repeats the title's words: the title is
+        shown beside it, and each English word costs a Chinese reader more than it adds."""
+        said = excerpt(body, QUOTE_CHARS[self.lang], title=title)
+        if self.lang != "zh" or not said or len(_CJK.findall(said)) * 4 >= len(said):
+            return said
+        words = [x.lower() for x in _WORD.findall(said)]
+        known = {x.lower() for x in _WORD.findall(title)}
+        if words and sum(x in known for x in words) * 3 >= len(words) * 2:
+            return ""
+        return excerpt(body, QUOTE_CHARS_LATIN_ZH, title=title)
 
     def _author_type(self, number: int) -> str | None:
         item = self.facts.data.items.get(number)
@@ -381,6 +424,7 @@ class _Writer(SlotText):
             deletions=pr.deletions,
             changed_files=pr.files_total or len(pr.files),
             files_listed=len(pr.files) if pr.files_total else None,
+            files_without_diff=pr.unread_diffs or None,
             top_dirs=dirs,
             score=scored.score if scored else 0.0,
             score_parts=scored.parts if scored else {},
@@ -398,6 +442,18 @@ class _Writer(SlotText):
         )
 
     def theme_label(self, kind: str, name: str, count: int | None = None) -> str:
+        # In running zh prose a theme goes by its Chinese name; its heading under "key
+        # changes" keeps the tag or directory beside it.
+        # Two themes may share one (a tag [Ops] and the directory ops/): then the heading's
+        # words, which tell them apart.
+        native = theme_name_zh(kind, name) if self.lang == "zh" else None
+        if native is not None and count is None:
+            shared = [
+                x for x in themes(self.facts, THEMES) if theme_name_zh(x.kind, x.name) == native
+            ]
+            if len(shared) <= 1:
+                return native
+            return self.t(f"theme_named_{kind}", native=native, name=name)
         if count is None:
             return self.t(f"theme_title_{kind}", name=name)
         return self.t(f"theme_{kind}", name=name, count=count)
@@ -554,8 +610,16 @@ class _Writer(SlotText):
             if n not in chosen and n not in self.facts.bots:
                 picked.append(("", n))
                 chosen.add(n)
+        # A Chinese report quotes a PR once: under its theme when it is listed there.
+        under_themes = {n for x in themes_ for n in x.members[:THEME_ITEMS]}
         return [
-            w.Highlight(theme=theme, item=self.ref(n), text=self.weekly[n].summary)
+            w.Highlight(
+                theme=theme,
+                item=self.ref(n),
+                text=self.prose(("pr", n), self.describe(self.prs[n], quote=False))
+                if self.lang == "zh" and n in under_themes
+                else self.weekly[n].summary,
+            )
             for theme, n in picked
         ]
 
@@ -583,9 +647,23 @@ class _Writer(SlotText):
                         ("risk", n, "follow_up"), self.specific_follow_up(n, tags)
                     ),
                     reverts=self.reverted_ref(n),
+                    review_threads=self.review_threads(n),
+                    files_without_diff=f.by_number[n].unread_diffs or None,
                 )
             )
         return out
+
+    def review_threads(self, number: int) -> w.ReviewThreads | None:
+        figures = self.facts.threads.get(number)
+        if figures is None:
+            return None
+        return w.ReviewThreads(
+            threads=figures.threads,
+            unresolved=figures.unresolved,
+            resolved_without_commit=figures.resolved_without_commit,
+            followed_by_commit=figures.followed_by_commit,
+            text=Prose(text=thread_text(self.lang, figures)),
+        )
 
     def specific_follow_up(self, number: int, tags: list[risk.RiskTag]) -> str:
         """What to check on this PR in particular, or "" when only the general follow-ups
@@ -780,10 +858,9 @@ class _Writer(SlotText):
                     if m.number in self.prs
                     else self.prose(
                         ("track_item", m.number),
-                        excerpt(
+                        self.quote(
                             self.facts.data.items[m.number].body,
-                            QUOTE_CHARS[self.lang],
-                            title=self.facts.data.items[m.number].title,
+                            self.facts.data.items[m.number].title,
                         ),
                     ),
                 )

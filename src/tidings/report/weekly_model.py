@@ -77,6 +77,9 @@ class WeeklyPR(_Model):
     # How many of them GitHub listed, only where it listed fewer (it stops at 3,000 files):
     # the line counts, `top_dirs` and the risk rules then stand on a partial list.
     files_listed: int | None = Field(default=None, exclude_if=lambda v: v is None)
+    # Files whose diff the store lacks (GitHub gave no patch: binary or too large; or past
+    # the sync's bounds), only where there are some: the risk tags did not read their code.
+    files_without_diff: int | None = Field(default=None, exclude_if=lambda v: v is None)
     top_dirs: list[str]
     score: float  # importance, facts/importance.py
     score_parts: dict[str, float]
@@ -103,6 +106,19 @@ class Highlight(_Model):
     more: list[ItemRef] = Field(default_factory=list, exclude_if=lambda v: not v)
 
 
+class ReviewThreads(_Model):
+    """How a PR's review threads ended (facts/review_figures.py): resolution as the last sync
+    read it, threads raised and commits made before the window's end."""
+
+    threads: int  # review threads GitHub lists, the author's and bots' included
+    unresolved: int
+    # Resolved with no commit made after the thread was raised; None where commit times are
+    # not in the store (then `followed_by_commit` is None too).
+    resolved_without_commit: int | None
+    followed_by_commit: int | None  # threads that a commit was made after
+    text: Prose  # the rules' sentence: "2 of 3 still unresolved; ..."
+
+
 class RiskObservation(_Model):
     item: ItemRef
     risk_score: float
@@ -110,6 +126,10 @@ class RiskObservation(_Model):
     observation: Prose
     follow_up: Prose  # what to check on this PR; "" when only the general follow-ups apply
     reverts: ItemRef | None = None  # the PR it reverts, when it is a revert
+    # Where the store has them (a GitHub sync read the PR's details since migration 0006).
+    review_threads: ReviewThreads | None = Field(default=None, exclude_if=lambda v: v is None)
+    # As WeeklyPR.files_without_diff: the tags above may miss what those files hold.
+    files_without_diff: int | None = Field(default=None, exclude_if=lambda v: v is None)
 
 
 class NameCount(_Model):

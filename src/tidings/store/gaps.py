@@ -12,6 +12,7 @@ the other streams' times tell facts/coverage.py.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 
 import sqlalchemy as sa
@@ -21,6 +22,16 @@ from tidings.store import schema
 from tidings.store.db import Store
 
 PREFIX = "gap:"
+# The parts a GitHub sync's patch stage records (sources/github/patches.py): a phrase naming
+# the files whose diff was not read, and their count, kept apart so that a report can state
+# the number without reading it back out of a phrase that holds untrusted paths.
+PATCHES = "patches"
+UNREAD_DIFFS = "unread_diffs"
+# The count in a phrase written before UNREAD_DIFFS was: each part of it starts with one.
+_LEGACY_COUNT = re.compile(
+    r"(?:^|; )(\d+) files? (?:without a patch from GitHub|past [\d,]+ characters of hunks"
+    r"|past the first \d+ not read)"
+)
 
 
 def gap_stream(number: int) -> str:
@@ -80,3 +91,18 @@ def read_gaps(conn: Connection, repo_id: int) -> dict[int, dict[str, str]]:
         if number.isdigit() and isinstance(gaps, dict):
             out[int(number)] = {str(k): str(v) for k, v in gaps.items()}
     return out
+
+
+def unread_diffs(gaps: Mapping[str, str], changed_files: int | None = None) -> int:
+    """How many of a PR's files have no diff in the store because the patch stage could not
+    read one (GitHub gave none, or past tidings' bounds), from its recorded gaps; 0 when none
+    is recorded. A phrase without the count (an older sync's) is read for its numbers, and
+    "no file list at all" counts the PR's `changed_files`."""
+    count = gaps.get(UNREAD_DIFFS)
+    if count is not None and count.isdigit():
+        return int(count)
+    phrase = gaps.get(PATCHES)
+    if phrase is None:
+        return 0
+    found = [int(m.group(1)) for m in _LEGACY_COUNT.finditer(phrase)]
+    return sum(found) if found else (changed_files or 0)

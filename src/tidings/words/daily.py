@@ -8,6 +8,7 @@ numbers and with text already made inert by render/escape.py.
 from __future__ import annotations
 
 from tidings.config import Lang
+from tidings.words.evidence import TEXT as EVIDENCE_TEXT
 
 TEXT: dict[Lang, dict[str, str]] = {
     "zh": {
@@ -314,3 +315,8 @@ TEXT: dict[Lang, dict[str, str]] = {
 
 def t(lang: Lang, key: str, **values: object) -> str:
     return TEXT[lang][key].format(**values)
+
+
+# The evidence marks' words (words/evidence.py) belong to this catalogue too.
+for _lang, _words in EVIDENCE_TEXT.items():
+    TEXT[_lang].update(_words)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from tidings.config import Lang
 from tidings.facts.risk import RiskTagName
+from tidings.words.evidence import TEXT as EVIDENCE_TEXT
 
 RISK_TAG_NAMES: dict[Lang, dict[RiskTagName, str]] = {
     "zh": {
@@ -113,6 +114,9 @@ TEXT: dict[Lang, dict[str, str]] = {
         "theme_title_label": "标签 {name}",
         "theme_title_tag": "{name}",
         "theme_title_path": "目录 {name}",
+        "theme_named_tag": "{native}（{name}）",
+        "theme_named_label": "{native}（标签 {name}）",
+        "theme_named_path": "{native}（{name}）",
         "count_pr": "{name}（{count}）",
         "list_sep": "、",
         "colon": "：",
@@ -195,7 +199,8 @@ TEXT: dict[Lang, dict[str, str]] = {
         "need_issues": "Issue 与关注列表",
         "appendix_line": "{tags}",
         "appendix_none": "无风险标签",
-        "appendix_intro": "本周全部合并 PR，按主题分组（与“本周重点变化”的归类相同，每个 PR 只出现一次），组内按重要性排序；每行依次为改动类别、去掉开头标记的标题、作者与风险标签。",
+        "appendix_intro": "本周全部合并 PR，按主题分组（与“本周重点变化”的归类相同，每个 PR 只出现一次），组内按重要性排序；每行依次为改动类别、去掉开头标记的标题（上文已列出标题的 PR 不再重复）、作者、规模与风险标签。",
+        "appendix_title_above": "标题见上文",
         "appendix_bots": "机器人 PR",
         "appendix_size": "{files} 个文件、{lines} 行",
         "part_size": "规模 {v}",
@@ -379,6 +384,7 @@ TEXT: dict[Lang, dict[str, str]] = {
         "appendix_none": "no risk tags",
         "appendix_intro": "Every merged PR of the week, grouped by theme (as under “Key changes by theme”, each PR once), most important first; each line gives the kind of change, the title without its leading tags, the author and the risk tags.",
         "appendix_bots": "Bot PRs",
+        "appendix_title_above": "title above",
         "appendix_size": "{files} files, {lines} lines",
         "part_size": "size {v}",
         "part_core_path": "core path {v}",
@@ -412,3 +418,44 @@ def wt(lang: Lang, key: str, **values: object) -> str:
 
 def tag_name(lang: Lang, tag: RiskTagName) -> str:
     return RISK_TAG_NAMES[lang][tag]
+
+
+# Chinese names for the themes a zh report names: title tags and labels by their lowered text
+# without brackets, directories by their last part. Only words with one settled Chinese term
+# are here; names that are proper nouns or acronyms a Chinese maintainer reads as they are
+# (CI, ROCm, MoE, MRV2, DSA, LoRA, v1) stay unnamed and are shown as written.
+THEME_NAMES_ZH: dict[str, str] = {
+    # kinds of change
+    "bugfix": "缺陷修复", "bug": "缺陷修复", "fix": "缺陷修复", "hotfix": "紧急修复",
+    "feature": "新功能", "feat": "新功能", "enhancement": "功能增强",
+    "refactor": "重构", "refactoring": "重构", "perf": "性能", "performance": "性能",
+    "doc": "文档", "docs": "文档", "documentation": "文档",
+    "test": "测试", "tests": "测试", "testing": "测试", "misc": "杂项", "chore": "杂项",
+    "revert": "回滚", "deps": "依赖", "dependencies": "依赖", "build": "构建",
+    "release": "发布", "benchmark": "基准测试", "benchmarks": "基准测试",
+    # subsystems
+    "model": "模型", "models": "模型", "new-model": "新模型", "new model": "新模型",
+    "platform": "平台", "device": "设备", "ops": "算子", "op": "算子", "kernel": "内核",
+    "kernels": "内核", "attention": "注意力", "distributed": "分布式",
+    "quantization": "量化", "sampling": "采样", "sampler": "采样", "scheduler": "调度器",
+    "memory": "内存", "frontend": "前端", "engine": "引擎", "compilation": "编译",
+    "specdecode": "投机解码", "spec_decode": "投机解码", "spec decode": "投机解码",
+    "speculative-decoding": "投机解码", "kv transfer": "KV 传输", "kv_transfer": "KV 传输",
+    "disagg": "PD 分离", "p/d": "PD 分离", "patch": "补丁", "multimodal": "多模态",
+    "core": "核心", "config": "配置", "examples": "示例", "tools": "工具", "scripts": "脚本",
+}  # fmt: skip
+
+
+def theme_name_zh(kind: str, name: str) -> str | None:
+    """A theme's Chinese name, or None where none is settled (the name is then shown as
+    written). A directory is named by its last part; the package's own folder by nothing."""
+    if kind == "path":
+        key = name.rstrip("/").rsplit("/", 1)[-1]
+    else:
+        key = name.strip().strip("[]").strip()
+    return THEME_NAMES_ZH.get(key.lower())
+
+
+# The evidence marks' words (words/evidence.py) belong to this catalogue too.
+for _lang, _words in EVIDENCE_TEXT.items():
+    TEXT[_lang].update(_words)

@@ -20,7 +20,9 @@ from tidings.demo import CONFIG_PATH, REPO, SAMPLE_PATH
 from tidings.facts.evidence import PREvidence, window_evidence
 from tidings.facts.risk import assess_all, load_merged
 from tidings.facts.threads import load_threads
+from tidings.sources.github.budget import OWED_PER_REPOSITORY, RESERVE, GitHubBudget
 from tidings.sources.github.client import GitHubClient
+from tidings.sources.github.patches import DEFERRED, GAP
 from tidings.sources.github.sync import SyncReport, sync_repository
 from tidings.store import Store, schema
 from tidings.store.gaps import read_gaps
@@ -75,8 +77,16 @@ def fake() -> Iterator[FakeGitHub]:
         yield gh
 
 
-def sync(store: Store, gh: FakeGitHub, patch_days: int = PATCH_DAYS, **kw: Any) -> SyncReport:
-    client = GitHubClient(gh.api_url, gh.graphql_url, TOKEN, timeout=10.0, sleep=lambda _s: None)
+def sync(
+    store: Store,
+    gh: FakeGitHub,
+    patch_days: int = PATCH_DAYS,
+    client: GitHubClient | None = None,
+    **kw: Any,
+) -> SyncReport:
+    client = client or GitHubClient(
+        gh.api_url, gh.graphql_url, TOKEN, timeout=10.0, sleep=lambda _s: None
+    )
     gh.reset_log()
     github = GitHubConfig(api_url=gh.api_url, graphql_url=gh.graphql_url, patch_days=patch_days)
     with client:
@@ -264,3 +274,53 @@ def test_threads_carry_resolution_and_the_commits_made_after_them(
             .values(outdated=True)
         )
     assert all(t.outdated for t in threads())
+
+
+def test_patches_wait_while_the_rate_limit_is_owed_to_other_repositories(
+    store: Store, fake: FakeGitHub
+) -> None:
+    """A run over many repositories: patches are optional, so while the token's requests are
+    owed to the repositories still to sync, they are deferred (each PR marked, nothing lost)
+    and the next sync reads them."""
+    budget = GitHubBudget([TOKEN])
+    budget.expect(2_000)  # 2,000 repositories still to start: more than an hour's requests
+    client = GitHubClient(
+        fake.api_url, fake.graphql_url, TOKEN, timeout=10.0, sleep=lambda _s: None, budget=budget
+    )
+    deferred = sync(store, fake, client=client)
+    merged = _merged(store)
+    assert deferred.patch_requests == deferred.patched_prs == 0
+    assert fake.count(path_contains="/files") == 0
+    assert deferred.patches_deferred == len(merged) > 40
+    assert any("deferred to the next sync" in note for note in deferred.notes)
+    with store.engine.connect() as conn:
+        gaps = read_gaps(conn, store.require_repo(conn, REPO))
+    assert all(gaps[n][GAP] == DEFERRED for n in merged)
+    assert _patch(store, 4242, "rapidinfer/model_executor/layers/quantization/awq.py") is None
+
+    # The next day's sync has the budget to itself: every deferred PR is read once.
+    again = sync(store, fake)
+    assert again.patched_prs == len(merged) == fake.count(path_contains="/files")
+    assert again.patches_deferred == 0
+    with store.engine.connect() as conn:
+        gaps = read_gaps(conn, store.require_repo(conn, REPO))
+    assert not any(gaps.get(n, {}).get(GAP) == DEFERRED for n in merged)
+    assert ASSERT_LINE in (
+        _patch(store, 4242, "rapidinfer/model_executor/layers/quantization/awq.py") or ""
+    )
+
+
+def test_what_optional_work_may_spend() -> None:
+    clock = [1_000.0]
+    budget = GitHubBudget(["a", "b"], clock=lambda: clock[0])
+    assert budget.spare("a") is None  # GitHub has not said: nothing is known to be short
+    budget.state("a").limits["core"].remaining = 1_000
+    budget.state("a").limits["core"].reset_at = 4_000.0
+    assert budget.spare("a") == 1_000 - RESERVE
+    budget.expect(5)  # three of them will fall to each token, round-robin: 15 requests owed
+    assert budget.spare("a") == 1_000 - RESERVE - 3 * OWED_PER_REPOSITORY
+    for position in range(5):
+        budget.token_for(position)
+    assert budget.spare("a") == 1_000 - RESERVE  # all started: nothing owed any more
+    clock[0] = 4_000.0  # the budget reset: what GitHub said no longer holds
+    assert budget.spare("a") is None

@@ -15,6 +15,12 @@ clients of a run share three things instead of each guessing on its own:
   concurrently (the secondary limits count concurrent requests), so at most
   `github.max_in_flight` requests are on the wire at once, however many repositories sync.
 
+- **What the rest of the run is owed**: optional work (the changed lines of merged PRs,
+  patches.py) asks `spare` before each request and stops while a token's budget is down to
+  what the run's repositories not yet started will need (`expect`), so a run over hundreds of
+  repositories defers patches to the next sync rather than spending the requests every later
+  repository's listings need.
+
 Several tokens (several accounts, or a GitHub App installation token from the environment)
 spread the work: each repository keeps one token for its whole sync, chosen round-robin by
 repository (`token_for`), so its stored ETags keep matching (GitHub varies them by
@@ -36,6 +42,9 @@ from tidings.errors import register_secret
 # A token with fewer requests (or GraphQL points) than this left is passed over for new
 # repositories while another has more: a busy repository's sync costs a few dozen.
 RESERVE = 200
+# The REST requests a repository's sync that has not started yet is owed by optional work: a
+# first (bounded) sync of a quiet repository costs about five, its next day four 304s.
+OWED_PER_REPOSITORY = 5
 
 
 @dataclass
@@ -91,6 +100,7 @@ class GitHubBudget:
         self._sleep = sleep
         self._in_flight = 0
         self.peak_in_flight = 0  # the most requests seen on the wire at once
+        self._waiting = 0  # repositories of the run not yet handed a token (`expect`)
         self._ssl: ssl.SSLContext | None = None
 
     def ssl_context(self) -> ssl.SSLContext:
@@ -109,6 +119,26 @@ class GitHubBudget:
                 return state
         raise KeyError("token not in this budget")
 
+    def expect(self, repositories: int) -> None:
+        """The run will sync `repositories` repositories: until each is handed its token,
+        optional work keeps their share of the budget (`spare`)."""
+        with self._lock:
+            self._waiting = max(0, repositories)
+
+    def spare(self, token: str, resource: str = "core", now: float | None = None) -> int | None:
+        """How many of `token`'s `resource` requests optional work may spend now: what GitHub
+        last reported left, less RESERVE and what the repositories still to start are owed
+        (None: GitHub has not said yet, so nothing is known to be short)."""
+        with self._lock:
+            state = self.state(token)
+            limit = state.limits[resource]
+            moment = self._clock() if now is None else now
+            if limit.remaining is None or (limit.reset_at is not None and limit.reset_at <= moment):
+                return None
+            # The repositories still to start are spread over the tokens round-robin.
+            owed = -(-self._waiting // len(self.tokens)) * OWED_PER_REPOSITORY
+            return limit.remaining - RESERVE - owed
+
     def token_for(self, position: int) -> str:
         """The token for the repository at `position` of the run (its index by name): round-
         robin, unless that token's known budget is below RESERVE while another has more."""
@@ -121,6 +151,7 @@ class GitHubBudget:
                 if _room(best.left(now)) > left:
                     chosen = best
             chosen.repositories += 1
+            self._waiting = max(0, self._waiting - 1)
             return chosen.token
 
     @contextmanager

@@ -539,6 +539,11 @@ class GitHubClient:
 
     # -- rate-limit budget ---------------------------------------------------------------
 
+    def spare(self, resource: str = "core") -> int | None:
+        """The requests optional work may spend now on this client's token (budget.py
+        `spare`; None: GitHub has not reported this budget yet)."""
+        return self.budget.spare(self._token, resource)
+
     def _note_limit(self, resource: str, headers: httpx.Headers) -> None:
         remaining = headers.get("x-ratelimit-remaining")
         reset = headers.get("x-ratelimit-reset")

@@ -19,12 +19,11 @@ from tidings.sources.github import queries, shapes
 from tidings.sources.github.client import GraphQLTooLarge, RequestFailed
 from tidings.sources.github.context import SyncContext, log
 from tidings.sources.github.deletions import proven_gone
-from tidings.sources.github.patches import GAP as PATCH_GAP
 from tidings.sources.github.pr import FIELD_COLUMNS, PRAnswer
 from tidings.sources.github.pr_fetch import fetch_prs
 from tidings.sources.github.writers import write_plain
 from tidings.store import Connection, comments, files, items, quarantine
-from tidings.store.gaps import read_gaps, write_gaps
+from tidings.store.gaps import PATCHES, UNREAD_DIFFS, read_gaps, write_gaps
 
 PR_BATCH = 25
 # PRs whose details failed alone, in a row with no success between, before the sync concludes
@@ -203,8 +202,10 @@ class _Details:
                 kept = "; kept what the store holds" if pr.skipped(part) else ""
                 ctx.note(f"#{number}: {what}{kept}")
         if gaps or number in self.gapped:
-            # The patch stage's part stays: details read again do not read patches again.
-            held = {k: v for k, v in self.gapped.pop(number, {}).items() if k == PATCH_GAP}
+            # The patch stage's parts stay: details read again do not read patches again.
+            held = {
+                k: v for k, v in self.gapped.pop(number, {}).items() if k in (PATCHES, UNREAD_DIFFS)
+            }
             write_gaps(ctx.store, conn, repo_id, number, {**held, **gaps})
 
         if not pr.skipped("reviews"):

@@ -14,6 +14,11 @@ GitHub leaves `patch` out for binary files and diffs too large for it to show: s
 their counts (and any hunks a clone gave), and the PR records the gap (store/gaps.py, part
 `patches`) so a report can say its code was not all read. Each PR commits in its own
 transaction; a listing that fails is noted and asked again by the next sync.
+
+Patches are evidence, not the record: when the token's budget is down to what the run's other
+repositories are owed (budget.py `spare`), the rest wait for the next sync, each PR marked
+with the gap, so a run over hundreds of repositories never spends their listings' requests
+here.
 """
 
 from __future__ import annotations
@@ -26,14 +31,18 @@ from tidings.sources.github.client import RequestFailed
 from tidings.sources.github.context import SyncContext
 from tidings.sources.hunks import bound, zero_context
 from tidings.store import files
-from tidings.store.gaps import item_gaps, write_gaps
+from tidings.store.gaps import PATCHES, UNREAD_DIFFS, item_gaps, write_gaps
 
 MAX_PAGES = 3  # files of a PR listed for patches: 300 cover all but the sweeping PRs
 # Hunk text kept per PR: past it the biggest files keep their counts only (a vendored or
 # generated file says least per character, and the rules read the rest).
 PR_PATCH_MAX_CHARS = 400_000
-GAP = "patches"  # the gap part (store/gaps.py) naming files without a patch
+GAP = PATCHES  # the gap part (store/gaps.py) naming files without a patch
 SHOWN_PATHS = 3  # paths named in that gap
+DEFERRED = (
+    "changed lines not read yet: GitHub's rate limit was kept for the rest of the sync; "
+    "the next sync reads them"
+)
 
 
 def _plural(n: int, word: str) -> str:
@@ -98,6 +107,10 @@ def read_patches(ctx: SyncContext) -> None:
     cause = ""
     try:
         for done, item in enumerate(work, 1):
+            spare = ctx.client.spare("core")
+            if spare is not None and spare < MAX_PAGES:
+                _defer(ctx, work[done - 1 :])
+                break
             path = f"/repos/{ctx.full_name}/pulls/{item.number}/files"
             try:
                 listed = pages.list_all(ctx, path, nz.patch_from_rest, limit=MAX_PAGES * 100)
@@ -119,6 +132,25 @@ def read_patches(ctx: SyncContext) -> None:
         )
 
 
+def _defer(ctx: SyncContext, rest: Sequence[files.PatchWork]) -> None:
+    """Leave `rest` for the next sync (their patch commit stays unrecorded, so it asks),
+    each marked so a report built meanwhile says its code was not read."""
+    with ctx.store.begin() as conn:
+        for item in rest:
+            gaps = item_gaps(conn, ctx.repo_id, item.number)
+            if gaps.get(GAP) != DEFERRED:
+                gaps[GAP] = DEFERRED
+                gaps[UNREAD_DIFFS] = str(item.changed_files)  # none of its diffs is read
+                write_gaps(ctx.store, conn, ctx.repo_id, item.number, gaps)
+    ctx.report.patches_deferred += len(rest)
+    # Expected in a big run, not a fault: said in the summary, not logged as a warning.
+    ctx.say(
+        f"patches of {_plural(len(rest), 'merged PR')} deferred to the next sync: "
+        "GitHub's rate limit is kept for the other repositories",
+        warn=False,
+    )
+
+
 def _write(
     ctx: SyncContext,
     item: files.PatchWork,
@@ -137,8 +169,13 @@ def _write(
         text = text or _gap(without, cut, unlisted)
         if text is not None:
             gaps[GAP] = text
+            # The count reports state ("3 files without a diff"): every file whose diff is
+            # not stored for this reason.
+            unread = item.changed_files if missing else len(without) + len(cut) + unlisted
+            gaps[UNREAD_DIFFS] = str(unread)
         else:
             gaps.pop(GAP, None)
+            gaps.pop(UNREAD_DIFFS, None)
         write_gaps(ctx.store, conn, ctx.repo_id, number, gaps)
     ctx.report.patched_prs += 1
     ctx.report.patched_files += written

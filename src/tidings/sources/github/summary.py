@@ -24,6 +24,7 @@ class SyncReport:
     patched_prs: int = 0  # merged PRs whose patches were (re)fetched
     patched_files: int = 0  # files that took a patch
     files_without_patch: int = 0  # files GitHub listed with no patch (binary or too large)
+    patches_deferred: int = 0  # merged PRs left for the next sync to keep the rate limit
     rest_requests: int = 0
     graphql_requests: int = 0
     not_modified: int = 0
