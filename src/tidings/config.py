@@ -272,6 +272,45 @@ class RunConfig(_Strict):
     first_sync_days: int = Field(default=14, ge=1, le=3660)
 
 
+_DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*(s|m|h|d)")
+_UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def _seconds(value: object) -> object:
+    """A duration as seconds: a number of seconds, or a string such as "30s", "5m", "1h"."""
+    if isinstance(value, bool):  # TOML's `true` is no duration, though pydantic reads it as 1
+        raise ValueError(f'must be a duration such as "30s", "5m" or "1h", got {value!r}')
+    if isinstance(value, str):
+        match = _DURATION.fullmatch(value.strip())
+        if match is None:
+            raise ValueError(f'must be a duration such as "30s", "5m" or "1h", got {value!r}')
+        return float(match.group(1)) * _UNIT_SECONDS[match.group(2)]
+    return value  # a number (or a wrong type, which pydantic names)
+
+
+class QueueConfig(_Strict):
+    """`[queue]`: how `tidings worker` treats a repository's job that failed (docs/scale.md)."""
+
+    # Further tries of a job that failed in a way that may pass (GitHub 5xx or unreachable, a
+    # rate limit, a killed worker); a bad token or an unknown repository is not tried again.
+    retries: int = Field(default=3, ge=0, le=10)
+    # The wait before the first retry, doubled before each next one, never above the cap.
+    retry_wait: float = Field(default=300.0, ge=0, le=86400)
+    retry_max_wait: float = Field(default=3600.0, ge=0, le=86400)
+
+    _durations = field_validator("retry_wait", "retry_max_wait", mode="before")(_seconds)
+
+    @model_validator(mode="after")
+    def _cap_above_wait(self) -> QueueConfig:
+        if self.retry_max_wait < self.retry_wait:
+            raise ValueError("retry_max_wait must be at least retry_wait")
+        return self
+
+    def wait_before(self, attempt: int) -> float:
+        """Seconds to wait before retry number `attempt` + 1 (0: the first retry)."""
+        return min(self.retry_max_wait, self.retry_wait * 2 ** min(attempt, 32))
+
+
 class LLMConfig(_Strict):
     """Read now, used by the LLM analysis layer."""
 
@@ -395,6 +434,7 @@ class Config(_Strict):
     github: GitHubConfig = Field(default_factory=GitHubConfig)
     llm: LLMConfig = Field(default_factory=LLMConfig)
     run: RunConfig = Field(default_factory=RunConfig)
+    queue: QueueConfig = Field(default_factory=QueueConfig)
     site: SiteConfig = Field(default_factory=SiteConfig)
     notify: NotifyConfig = Field(default_factory=NotifyConfig)
     path: Path | None = Field(default=None, exclude=True)

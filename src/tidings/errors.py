@@ -14,11 +14,18 @@ class TidingsError(Exception):
     """
 
     exit_code = 1
+    # Whether the same work may well succeed later, unchanged: GitHub answering 5xx or not at
+    # all, a rate limit, another sync holding the repository. A queue job failing so is tried
+    # again after a wait (tidings.queue); anything else (a bad token, an unknown repository, a
+    # config mistake) would fail the same way every time, so it waits for the user.
+    transient = False
 
-    def __init__(self, cause: str, fix: str = "") -> None:
+    def __init__(self, cause: str, fix: str = "", *, transient: bool | None = None) -> None:
         super().__init__(cause)
         self.cause = cause
         self.fix = fix
+        if transient is not None:
+            self.transient = transient
 
     def one_line(self) -> str:
         text = self.cause if not self.fix else f"{self.cause} — {self.fix}"

@@ -46,6 +46,8 @@ class RepoOutcome:
     unchanged: int = 0
     pdfs_made: int = 0
     error: str | None = None
+    # The failure may pass by itself (TidingsError.transient): a queue job tries it again.
+    transient: bool = False
     checked: list[str] = field(default_factory=list)  # every report due this run
     new: list[str] = field(default_factory=list)  # written for the first time (announced)
     # The new reports themselves, for the notifications; not part of the outcome's data.
@@ -221,8 +223,11 @@ def run_repository(
         report_weekly(store, repo, now, langs, reports_dir, outcome, analysis)
     except TidingsError as exc:
         outcome.ok, outcome.error = False, exc.one_line()
+        outcome.transient = exc.transient
     except Exception as exc:  # keep going: the other repositories still deserve reports
         outcome.ok, outcome.error = False, f"{type(exc).__name__}: {exc}"
+        # Unforeseen (the database dropping the connection, say): worth another try.
+        outcome.transient = True
     return outcome
 
 

@@ -175,6 +175,15 @@ BAD_CONFIGS = {
     "bad timezone": ('[[repos]]\nname = "acme/widgets"\ntimezone = "Mars/Olympus"\n', "Mars"),
     "bad glob": ('[[repos]]\nname = "acme/widgets"\ncore_paths = ["/abs/**"]\n', "glob"),
     "bad TOML": ("[[repos]\n", "not valid TOML"),
+    "bad retry wait": (
+        '[queue]\nretry_wait = "5 minutes"\n',
+        "queue.retry_wait: must be a duration",
+    ),
+    "retry cap below the wait": (
+        '[queue]\nretry_wait = "2h"\nretry_max_wait = "1h"\n',
+        "retry_max_wait must be at least retry_wait",
+    ),
+    "too many retries": ("[queue]\nretries = 50\n", "queue.retries"),
 }
 
 

@@ -257,6 +257,7 @@ def test_a_sync_that_waits_too_long_fails_with_one_line(
             f"another tidings sync of {REPO} is running (waited 0.5 s for it) — "
             "wait for it to finish, then re-run"
         )
+        assert info.value.transient  # a queue job waits and tries again (tidings.queue)
         assert gh.requests == []  # it touched nothing
         gate.open()
         first.join(60)

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from tidings import api, console
-from tidings.cli.app import State, app, say, state
+from tidings.cli.app import State, app, say, state, warn
 
 
 def enqueue_run(
@@ -34,6 +34,11 @@ def enqueue_run(
     if done.site:
         line += "; the site is built once they are done"
     say(line + " — run `tidings worker` on one or more machines to work through them")
+    if done.failed_before:
+        names = ", ".join(done.failed_before[:10])
+        more = len(done.failed_before) - 10
+        names += f" and {more} more" if more > 0 else ""
+        warn(f"the last job failed for {names} — the workers' logs say why; queued again now")
 
 
 @app.command()

@@ -41,6 +41,7 @@ def _busy(full_name: str, wait: float) -> StoreError:
     return StoreError(
         f"another tidings sync of {full_name} is running (waited {wait:g} s for it)",
         "wait for it to finish, then re-run",
+        transient=True,
     )
 
 

@@ -146,6 +146,7 @@ def test_gives_up_after_max_retries_with_one_line_error() -> None:
         client.get("/repos/o/r")
     assert "kept failing" in err.value.cause and "502" in err.value.cause
     assert client.stats.rest_requests == 3 and len(sleeps) == 2
+    assert err.value.transient  # a queue job tries it again later (tidings.queue)
     assert_clean(err.value)
 
 
@@ -155,6 +156,7 @@ def test_unreachable_host() -> None:
         client.get("/repos/o/r")
     assert err.value.cause == "cannot reach api.example.test"
     assert err.value.fix
+    assert err.value.transient
     assert_clean(err.value)
 
 
@@ -227,6 +229,7 @@ def test_bad_token() -> None:
     assert err.value.cause == "GitHub rejected the token (401 Bad credentials)"
     assert "GITHUB_TOKEN" in err.value.fix
     assert sleeps == []
+    assert not err.value.transient  # the same token is refused the same way later
     assert_clean(err.value)
 
 

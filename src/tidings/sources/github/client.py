@@ -90,9 +90,13 @@ class RequestFailed(SourceError):
     caller that can set the request's subject aside (one PR's details) may do so; the rest
     (a bad token, a rate limit, no network) are plain SourceErrors that stop the sync."""
 
+    transient = True  # a 5xx or a timeout is GitHub's passing trouble far more often
+
 
 class GraphQLQueryError(RequestFailed):
     """GitHub refused a GraphQL query (an unknown field, a bad argument): `messages` says why."""
+
+    transient = False  # the same query is refused the same way: a bug to report
 
     def __init__(self, cause: str, fix: str, messages: list[str]) -> None:
         super().__init__(cause, fix)
@@ -358,11 +362,13 @@ class GitHubClient:
             return SourceError(
                 f"cannot reach {self.host}",
                 "check the network connection and github.api_url in tidings.toml",
+                transient=True,
             )
         if exc.kind in (_PRIMARY, _SECONDARY):
             return SourceError(
                 f"GitHub kept rate-limiting {what} ({tries} tries)",
                 "wait a while and run again; lower concurrency if other tools share the token",
+                transient=True,
             )
         if exc.kind == _TIMEOUT:
             return RequestFailed(
@@ -588,6 +594,7 @@ class GitHubClient:
         raise SourceError(
             f"GitHub rate limit exhausted until {when} (in {wait / 60:.0f} min)",
             "run the sync again after that time, or raise github.max_wait in tidings.toml",
+            transient=True,
         )
 
 
