@@ -11,7 +11,8 @@ background thread, logs every request, and injects the faults a real sync meets:
         assert gh.count(api="graphql") == 2
         assert export(store) == records_of(gh)   # modulo sync bookkeeping
 
-- Log: `requests`, `count(api=, status=, path_contains=, not_modified=)`, `reset_log()`.
+- Log: `requests`, `count(api=, status=, path_contains=, not_modified=)`, `reset_log()`;
+  `new_hour()` starts fresh rate-limit windows.
 - Faults: `inject(kind, api=, path_contains=, body_contains=, times=1, skip=0, ...)` with kinds
   "429", "secondary" (`status=200` for GitHub's 200-with-a-message form), "primary", "502",
   "timeout", "truncated", "mutate", "graphql_heavy", "not_found" (a 404), GitHub's partial
@@ -1290,6 +1291,14 @@ class FakeGitHub:
     def reset_log(self) -> None:
         with self._lock:
             self._log.clear()
+
+    def new_hour(self) -> None:
+        """Start fresh rate-limit windows, as GitHub does on the hour (a benchmark's "next
+        day" run must not inherit what the first run spent)."""
+        with self._lock:
+            for budget in (self._core, self._graphql):
+                budget.used = 0
+                budget.reset = int(time.time()) + 3600
 
     def on_request(self, callback: Callable[[FakeGitHub, Request], object]) -> None:
         """Call `callback(fake, request)` before serving every request (outside the lock)."""

@@ -9,7 +9,7 @@ from benchmarks.scale import Figures, measure, table, verdict
 
 
 def _row(repos: int, run: str, wall: float, rss: float, ok: bool = True) -> Figures:
-    return Figures(repos, repos // 10, run, ok, wall, rss, 4 * repos, repos, repos, 0, 8 * repos)
+    return Figures(repos, repos // 10, run, ok, wall, rss, 4 * repos, repos, repos, 0, 0, 8 * repos)
 
 
 def test_the_verdict_reads_the_large_fleets_first_run() -> None:
@@ -34,9 +34,12 @@ def test_a_small_fleet_runs_end_to_end() -> None:
     # Each repository's first sync: its listings and its PRs' details by GraphQL.
     assert first.rest_requests >= 4 * 4 and first.graphql_requests >= 4
     assert first.graphql_points >= first.graphql_requests
+    # The busy one's merged PRs' diffs, a page each: the budget is ample, so none wait.
+    assert 0 < first.patch_requests < first.rest_requests
     # The next day with nothing changed: four 304s a repository, no GraphQL.
     assert quiet.rest_requests == quiet.not_modified == 16
     assert quiet.graphql_requests == quiet.graphql_points == 0
+    assert quiet.patch_requests == 0
     # 7 closed days and the last closed week, in English, for each of the four.
     assert first.reports == quiet.reports == 4 * 8
     assert 0 < first.peak_rss_mb < 2000 and first.wall_s > 0
