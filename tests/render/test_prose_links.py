@@ -165,6 +165,38 @@ def test_daily_model_prose_links_people_and_linked_issues(day: m.DailyReport) ->
     assert _html_links(_html_item(render_daily_html(day), "Core marker")) == want
 
 
+def test_rules_prose_links_only_the_numbers_its_writer_placed(week: WeeklyReport) -> None:
+    """`Prose.refs`: "the most important is #N" names a PR of the report itself; the same
+    sentence quoting a title's `#M` and `@login` keeps them text, and a placed number the
+    report does not carry (a hand-edited JSON) is no link either."""
+    number, author, lead = cited(week)
+    pr_url = f"{week.repo_url}/pull/{number}"
+    week.key_changes[0].text = m.Prose(
+        text=f"Rules ref marker: the most important is #{number}; quoting #{lead} @{author} "
+        "and #999999.",
+        refs=[number, 999999],
+    )
+    line = _md_line(render_weekly_markdown(week), "Rules ref marker")
+    assert _md_links(line) == [(f"#{number}", pr_url)]
+    assert f"#{ZWSP}{lead} @{ZWSP}{author}" in line and f"#{ZWSP}999999" in line
+    node = _html_item(render_weekly_html(week), "Rules ref marker")
+    assert _html_links(node) == [(f"#{number}", pr_url)]
+
+
+def test_the_weeklys_rule_sentences_link_the_numbers_they_name(week: WeeklyReport) -> None:
+    """The demo's week 10 reverts #4217 by #4254 and has an AMD/ROCm track: the summary, the
+    track's "most important" and the revert's follow-up cite those PRs as links."""
+    assert week.summary.by == "rules" and set(week.summary.refs) == {4217, 4254}
+    md = render_weekly_markdown(week)
+    summary = _md_links(_md_line(md, "Reverts this week"))
+    assert ("#4254", f"{week.repo_url}/pull/4254") in summary
+    assert ("#4217", f"{week.repo_url}/pull/4217") in summary
+    track = week.tracks[0]
+    assert track.text.refs and f"[#{track.text.refs[0]}]" in md
+    follow = next(r.follow_up for r in week.risk_observations if r.follow_up and r.follow_up.refs)
+    assert follow.refs == [4217] and f"[#4217]({week.repo_url}/pull/4217)" in md
+
+
 # -- what stays inert -------------------------------------------------------------------------
 
 
@@ -188,6 +220,8 @@ def test_the_same_tokens_in_titles_excerpts_and_rules_prose_stay_inert(week: Wee
 def test_unknown_citations_in_model_prose_stay_inert(week: WeeklyReport) -> None:
     """A hand-edited report JSON citing what the report does not carry: text, not a link."""
     _, author, _ = cited(week)
+    # The same paragraph citing nothing (the rules' may link the PR a revert names).
+    week.highlights[0].text = llm("Unknown marker.")
     plain = render_weekly_markdown(week)
     week.highlights[0].text = llm(
         f"Unknown marker #999999, @nobody-here, foo@{author}, owner/other#{cited(week)[0]}, "

@@ -99,6 +99,11 @@ class KnownRefs:
     items: Mapping[int, Literal["issue", "pr"]]
     logins: Mapping[str, str]  # lower case -> as the report spells it (GitHub's are caseless)
 
+    def cited_by_rules(self, refs: Iterable[int]) -> KnownRefs:
+        """What rules-written prose may link: the numbers its writer placed (`Prose.refs`)
+        that the report carries, and no people (a login in the rules' text is a quote's)."""
+        return KnownRefs({n: self.items[n] for n in refs if n in self.items}, {})
+
 
 def known_refs(report: m.DailyReport | w.WeeklyReport) -> KnownRefs:
     """Every item number and login the report's typed fields hold, whatever section holds

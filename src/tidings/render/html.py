@@ -240,14 +240,18 @@ class ReportLinks:
     def says(self, value: m.Prose | None, limit: int | None = None) -> Markup:
         """Report prose as `prose` shows it; in the model's, its citations of the report's own
         items and people (render/common.py `known_refs`) are links, built here like every
-        other. The rules' prose quotes titles and bodies: it gets no link."""
+        other. The rules' prose quotes titles and bodies: only the numbers its writer placed
+        (`Prose.refs`) are links in it."""
         if value is None:
             return Markup("")
+        known = self.known
         if value.by != "llm":
-            return prose(value.text, limit)
+            if not value.refs:
+                return prose(value.text, limit)
+            known = known.cited_by_rules(value.refs)
         text = clip(value.text, limit) if limit is not None else clean(value.text)
         out: list[Markup] = []
-        for piece in c.prose_pieces(text, self.known):
+        for piece in c.prose_pieces(text, known):
             match piece:
                 case str():
                     out.append(escape(piece))

@@ -65,7 +65,8 @@ class ProseLinks:
     """Model-written prose of one report as Markdown: its citations of the report's own
     items and people linked like the rule-written ones (`[#N](url)`, `[@login](profile)`),
     the URL built here from the report's repository URL; all else inert as `md_inline` makes
-    it. Prose the rules wrote (quotes of titles and bodies among it) gets no link at all."""
+    it. Prose the rules wrote (quotes of titles and bodies among it) links only the numbers
+    its writer placed (`Prose.refs`)."""
 
     def __init__(self, report: m.DailyReport | w.WeeklyReport) -> None:
         self.known = c.known_refs(report)
@@ -76,7 +77,9 @@ class ProseLinks:
         if value is None:
             return ""
         if value.by != "llm":
-            return md_inline(value.text, limit=limit)
+            if not value.refs:
+                return md_inline(value.text, limit=limit)
+            return self.text(value.text, limit, self.known.cited_by_rules(value.refs))
         return self.text(value.text, limit)
 
     def written(self, text: str, by: str) -> str:
@@ -84,10 +87,11 @@ class ProseLinks:
         writer."""
         return self(m.Prose(text=text, by="llm" if by == "llm" else "rules"))
 
-    def text(self, text: str, limit: int | None = None) -> str:
-        """Text the model wrote, with its known citations linked."""
+    def text(self, text: str, limit: int | None = None, known: c.KnownRefs | None = None) -> str:
+        """Text the model wrote, with its known citations linked (or those of `known`)."""
         out: list[str] = []
-        for k, piece in enumerate(c.prose_pieces(clip(text, limit), self.known)):
+        pieces = c.prose_pieces(clip(text, limit), self.known if known is None else known)
+        for k, piece in enumerate(pieces):
             match piece:
                 case str():
                     out.append(md_text(piece, at_start=k == 0))

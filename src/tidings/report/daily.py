@@ -297,17 +297,17 @@ class _Writer(SlotText):
                 m.TopicTrack(
                     title=track.title,
                     items=items,
-                    analysis=self.prose(("topic", track.title), self._topic_analysis(track)),
+                    analysis=self.prose(("topic", track.title), *self._topic_analysis(track)),
                 )
             )
         return tracks
 
-    def _topic_analysis(self, track: TopicFacts) -> str:
+    def _topic_analysis(self, track: TopicFacts) -> tuple[str, list[int]]:
         """What happened in the track: what was merged and opened, and its most important
-        change; not how the matcher found the items."""
+        change; not how the matcher found the items. With the number it cites."""
         title, matches = track.title, track.matches
         if not matches:
-            return self.t("topic_empty", title=title)
+            return self.t("topic_empty", title=title), []
         data = self.data
         picked = [data.items[x.number] for x in matches]
         prs = [i for i in picked if i.kind == "pr"]
@@ -337,7 +337,7 @@ class _Writer(SlotText):
         ]
         if open_crash:
             parts.append(self.t("topic_watch", n=len(open_crash)))
-        return ("" if self.lang == "zh" else " ").join(parts)
+        return ("" if self.lang == "zh" else " ").join(parts), [] if top is None else [top]
 
     def _reason(self, reason: str) -> str:
         kind, _, value = reason.partition(":")

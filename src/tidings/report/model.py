@@ -10,7 +10,14 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+    model_validator,
+)
 
 from tidings.config import Lang
 from tidings.facts.activity_data import ItemState
@@ -31,10 +38,24 @@ class _Model(BaseModel):
 
 
 class Prose(_Model):
-    """A paragraph or sentence of report text and who wrote it."""
+    """A paragraph or sentence of report text and who wrote it.
+
+    `refs`: the item numbers the rules wrote into the text themselves ("the most important is
+    #12"), which renderers link like every citation of the report's own items. Any other `#N`
+    in the rules' text is quoted (a title, a body) and stays inert; the model's citations are
+    found and checked by the renderers, so its prose carries none."""
 
     text: str
     by: Literal["rules", "llm"] = "rules"
+    refs: list[int] = Field(default_factory=list)
+
+    @model_serializer(mode="wrap")
+    def _without_empty_refs(self, handler: SerializerFunctionWrapHandler) -> Any:
+        # Most prose cites nothing of its own: its JSON stays {"text", "by"} as before.
+        data = handler(self)
+        if isinstance(data, dict) and not self.refs:
+            data.pop("refs", None)
+        return data
 
 
 class ItemRef(_Model):

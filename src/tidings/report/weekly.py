@@ -348,6 +348,11 @@ class _Writer(SlotText):
             name = name.split("/", 1)[1]
         return self.t("area_dir", name=name)
 
+    def revert_refs(self, number: int) -> list[int]:
+        """The PR a revert names in the rules' sentences about it (`pr_revert`,
+        `fu_revert_one`): a number the rules cite, so the renderers link it."""
+        return [self.facts.reverts[number]] if number in self.facts.reverts else []
+
     def describe(self, pr: MergedPR, *, quote: bool = True) -> str:
         """The rules' account of a PR: what kind of change, how big, where, whether tests
         moved with it, and (with `quote`) a short quote of its own summary when it has one
@@ -430,7 +435,7 @@ class _Writer(SlotText):
             score_parts=scored.parts if scored else {},
             risk_tags=_risk_tags(tags),
             risk_score=risk_score(tags),
-            summary=self.prose(("pr", number), self.describe(pr)),
+            summary=self.prose(("pr", number), self.describe(pr), self.revert_refs(number)),
             why=self.llm_only(("why", number)),
             reverts=self.reverted_ref(number),
             kind=self.kind(pr),
@@ -566,7 +571,8 @@ class _Writer(SlotText):
             )
         else:
             parts.append(self.t("summary_norisk"))
-        return self.prose(("summary",), self.sentences(parts))
+        cited = [n for pair in self.facts.reverts.items() for n in pair]
+        return self.prose(("summary",), self.sentences(parts), cited)
 
     def coverage(self) -> w.Coverage:
         git = self.facts.sources.get("git", 0)
@@ -616,7 +622,9 @@ class _Writer(SlotText):
             w.Highlight(
                 theme=theme,
                 item=self.ref(n),
-                text=self.prose(("pr", n), self.describe(self.prs[n], quote=False))
+                text=self.prose(
+                    ("pr", n), self.describe(self.prs[n], quote=False), self.revert_refs(n)
+                )
                 if self.lang == "zh" and n in under_themes
                 else self.weekly[n].summary,
             )
@@ -644,7 +652,9 @@ class _Writer(SlotText):
                         ),
                     ),
                     follow_up=self.prose(
-                        ("risk", n, "follow_up"), self.specific_follow_up(n, tags)
+                        ("risk", n, "follow_up"),
+                        self.specific_follow_up(n, tags),
+                        self.revert_refs(n),
                     ),
                     reverts=self.reverted_ref(n),
                     review_threads=self.review_threads(n),
@@ -853,7 +863,9 @@ class _Writer(SlotText):
                     reasons=list(m.reasons),
                     # Facts without the quote: the same PR is quoted under its theme.
                     text=self.prose(
-                        ("pr", m.number), self.describe(self.prs[m.number], quote=False)
+                        ("pr", m.number),
+                        self.describe(self.prs[m.number], quote=False),
+                        self.revert_refs(m.number),
                     )
                     if m.number in self.prs
                     else self.prose(
@@ -883,13 +895,14 @@ class _Writer(SlotText):
                         self.t("track_main", n=top.number, kind=self.t(f"kind_{self.kind(top)}"))
                     )
                 text = self.sentences(parts)
+            cited = [merged[0].number] if merged else []
             out.append(
                 w.TrackSection(
                     title=track.title,
                     merged_prs=len(merged),
                     other_items=others,
                     items=items,
-                    text=self.prose(("track", track.title), text),
+                    text=self.prose(("track", track.title), text, cited),
                 )
             )
         return out

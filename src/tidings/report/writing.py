@@ -19,10 +19,13 @@ class SlotText:
 
     texts: Analysis | None
 
-    def prose(self, slot: tuple[object, ...], fallback: str) -> Prose:
-        """The model's validated text for a slot when there is one, else the rules' text."""
+    def prose(self, slot: tuple[object, ...], fallback: str, refs: Iterable[int] = ()) -> Prose:
+        """The model's validated text for a slot when there is one, else the rules' text;
+        `refs`, the items the rules' text cites by number of its own accord (not in a quote)."""
         text = self.texts.text(*slot) if self.texts is not None else None
-        return Prose(text=text, by="llm") if text else Prose(text=fallback)
+        if text:
+            return Prose(text=text, by="llm")
+        return Prose(text=fallback, refs=sorted(set(refs)))
 
     def llm_only(self, slot: tuple[object, ...]) -> Prose | None:
         text = self.texts.text(*slot) if self.texts is not None else None
