@@ -129,7 +129,8 @@ def _facts(r: WeeklyReport) -> dict[str, Any]:
 
     def strip(node: Any) -> Any:
         if isinstance(node, dict):
-            if set(node) == {"text", "by"}:
+            # Prose: its words and the PRs its rule sentence links are the writer's own.
+            if {"text", "by"} <= set(node) <= {"text", "by", "refs"}:
                 return None
             return {k: strip(v) for k, v in node.items() if k not in ("notes", "why")}
         if isinstance(node, list):
