@@ -79,3 +79,31 @@ def test_a_comment_is_quoted_as_written_even_when_short() -> None:
     assert excerpt(
         "See my reply in #4223 — I'd prefer a fix that keeps 0.95.", 200, comment=True
     ).startswith("See my reply")
+
+
+def test_a_draft_mark_is_no_summary_and_a_short_first_sentence_leaves_room() -> None:
+    body = (
+        "Draft. Implements the non-streaming subset of the Responses API (text input, "
+        "`instructions`, `previous_response_id` stored in memory with a TTL). Streaming next."
+    )
+    got = excerpt(body, 120)
+    assert got.startswith("Implements the non-streaming subset")
+    assert got.endswith("…") and len(got) <= 120 and got.count("`") % 2 == 0
+    # Short whole sentences that fill the room are still cut at a sentence.
+    assert excerpt("Fix the race in the scheduler. " + "Then more words here. " * 6, 60) == (
+        "Fix the race in the scheduler. Then more words here."
+    )
+
+
+def test_a_label_that_introduced_a_dropped_table_is_not_quoted() -> None:
+    comment = (
+        "Sorry about that! Covered `/docs/redirect` too. Results:\n\n"
+        "| payload | before | after |\n|---|---|---|\n| a | b | c |\n"
+    )
+    assert excerpt(comment, 200, comment=True) == (
+        "Sorry about that! Covered `/docs/redirect` too."
+    )
+    # Alone, the label is what they said, and it still ends as a sentence.
+    assert excerpt("Tried it:\n\n| a | b |\n\nWorks on MI300X now, thanks.", 200, comment=True) == (
+        "Tried it. Works on MI300X now, thanks."
+    )

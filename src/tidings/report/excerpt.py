@@ -64,6 +64,12 @@ _POINTER = re.compile(
 _EMPHASIS = re.compile(r"(\*\*|__|~~)(.+?)\1")
 _SENTENCE_END = re.compile(r"(?<=[。！？])\s*|(?<=[.!?])\s+(?=[A-Z0-9`\"'(\[])")
 _TITLE_CONTINUATION = re.compile(r"^\s*…")  # GitHub moves a long title's tail into the body
+# "Draft.", "WIP:" opening a body: the PR's state, which the report already shows.
+_PROCESS_MARK = re.compile(
+    r"^(?:draft|wip|work in progress|do not merge|don't merge|dnm)\s*[.:!\-–—]+\s*", re.IGNORECASE
+)
+# A paragraph's closing label that introduced a table, a log or code now dropped ("Results:").
+_TRAILING_LABEL = re.compile(r"(?<=[.!?。！？])\s*[^.!?。！？]{1,40}[:：]$")
 
 # A paragraph with less than this much to say is a label or a pointer, not a summary.
 _MIN_LETTERS = 24
@@ -182,10 +188,13 @@ def _clean(para: str, *, pointers: bool = True) -> str:
     text = " ".join(text.split())
     while pointers and (m := _POINTER.match(text)) is not None and m.end() > 0:
         text = text[m.end() :].lstrip(" .,:;-")
-    text = re.sub(r"\(\s*\)|\s+([,.;:])", lambda m: m.group(1) or "", text).strip(" -–—:;,")
+    if pointers:
+        text = _PROCESS_MARK.sub("", text)
+    text = re.sub(r"\(\s*\)|\s+([,.;:])", lambda m: m.group(1) or "", text).strip(" -–—;,")
+    text = _TRAILING_LABEL.sub("", text)
     if text.endswith((":", "：")):
         text = text[:-1].rstrip() + ("。" if text.endswith("：") else ".")
-    return text
+    return text.lstrip(" :")
 
 
 def _useful(text: str) -> bool:
@@ -222,7 +231,8 @@ def _cut(flat: str, limit: int) -> str:
         if len(joined.strip()) > limit:
             break
         out = joined.strip()
-    if out:
+    # Whole sentences, unless they leave most of the room empty ("Draft." before a long one).
+    if out and len(out) * 3 >= limit:
         return out
     # One long sentence: cut at a word boundary, never inside a word or a code span.
     cut = flat[: limit - 1]
