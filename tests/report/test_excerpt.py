@@ -107,3 +107,13 @@ def test_a_label_that_introduced_a_dropped_table_is_not_quoted() -> None:
     assert excerpt("Tried it:\n\n| a | b |\n\nWorks on MI300X now, thanks.", 200, comment=True) == (
         "Tried it. Works on MI300X now, thanks."
     )
+
+
+def test_a_code_span_longer_than_the_room_leaves_no_stub() -> None:
+    body = (
+        '## Purpose\n\nAccepts `response_format={"type": "json_schema", "json_schema": '
+        '{"strict": true}}` as in the OpenAI API. Strict schemas are checked against the '
+        "supported subset up front and rejected with a 400 naming the unsupported keyword."
+    )
+    assert excerpt(body, 48) == ""  # not "Accepts…"
+    assert excerpt(body, 200).startswith("Accepts `response_format=")

@@ -241,4 +241,6 @@ def _cut(flat: str, limit: int) -> str:
         cut = cut[:space]
     if cut.count("`") % 2:
         cut = cut[: cut.rfind("`")]
-    return cut.rstrip(" ,;:-") + "…"
+    cut = cut.rstrip(" ,;:-")
+    # A code span too long for the room leaves a word or two ("Accepts…"): say nothing instead.
+    return cut + "…" if len(cut) * 3 >= limit else ""
