@@ -106,7 +106,22 @@ def env() -> Environment:
     )
     environment.filters["apply"] = lambda value, fn: fn(value)
     environment.filters["prose"] = prose
+    environment.filters["dates"] = unbroken_dates
     return environment
+
+
+# "2026-03-10", "03-15", "2026-W11": a browser may break a line after any hyphen.
+_DATE = re.compile(r"\d{2,4}-(?:W\d{2}|\d{2})(?:-\d{2})?")
+
+
+def unbroken_dates(text: str) -> Markup:
+    """`text`, escaped, with each date kept on one line ("03-\n15)" in a phone's title)."""
+    out, last = Markup(""), 0
+    for found in _DATE.finditer(text):
+        out += text[last : found.start()]
+        out += Markup('<span class="nw">{}</span>').format(found.group())
+        last = found.end()
+    return out + text[last:]
 
 
 _CODE_SPAN = re.compile(r"(`+)([^`]+?)\1")
