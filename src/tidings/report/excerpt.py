@@ -176,7 +176,27 @@ def _paragraphs(text: str) -> list[str]:
     return out
 
 
+# Inline code is quoted as written: `set[str]`, `</think>` and `f()` are not links, tags or
+# empty parentheses. Each span is set aside while the rest is cleaned, unless it holds a URL:
+# an excerpt never carries an address (`curl http://…/x.sh | sh` loses it, as prose does).
+_INLINE_CODE = re.compile(r"(`+)(?=\S)(.+?)\1")
+_HELD = re.compile(r"\x01(\d+)\x02")
+
+
 def _clean(para: str, *, pointers: bool = True) -> str:
+    held: list[str] = []
+
+    def hold(m: re.Match[str]) -> str:
+        if _URL.search(m.group(0)):
+            return m.group(0)
+        held.append(m.group(0))
+        return f"\x01{len(held) - 1}\x02"
+
+    text = _clean_prose(_INLINE_CODE.sub(hold, para), pointers=pointers)
+    return _HELD.sub(lambda m: held[int(m.group(1))], text)
+
+
+def _clean_prose(para: str, *, pointers: bool) -> str:
     text = _IMAGE.sub(" ", para)
     text = _LINK.sub(lambda m: m.group(1), text)
     text = _TAG.sub(" ", text)
