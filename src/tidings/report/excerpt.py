@@ -56,9 +56,9 @@ _LABEL_BEFORE_URL = re.compile(
 )
 # Sentences that only point elsewhere: "Fixes #12.", "Related to #13220.", "implement #12073".
 _POINTER = re.compile(
-    r"^\s*(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|related(?: to)?|relates to|part of|"
-    r"follow[- ]?up(?: (?:of|from|to))?|implements?|see|ref|refs|cc|co-?authored)\b[^.!?。]*?"
-    r"(?:[\w.-]+/[\w.-]+)?#\d+[\s.,:;)]*",
+    r"^\s*(?:also\s+)?(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|related(?: to)?|relates to|"
+    r"part of|follow[- ]?up(?: (?:of|from|to))?|implements?|see|ref|refs|cc|co-?authored)\b"
+    r"[^.!?。]*?(?:[\w.-]+/[\w.-]+)?#\d+(?:\s*\([^()]*\))?[\s.,:;)]*",
     re.IGNORECASE,
 )
 _EMPHASIS = re.compile(r"(\*\*|__|~~)(.+?)\1")
