@@ -103,6 +103,21 @@ def test_console_script_help() -> None:
     assert "stats" in done.stdout and "Traceback" not in done.stderr
 
 
+@pytest.mark.parametrize("command", [["--help"], ["stats", "--help"], ["demo", "--help"]])
+def test_help_shows_no_value_after_a_flag(command: list[str]) -> None:
+    """`--json` and `--help` take no value, so the help shows none (Typer 0.29 printed
+    "--help <bool>"), while options that take one name it."""
+    exe = Path(sys.executable).with_name("tidings")
+    env = {**os.environ, "COLUMNS": "120", "NO_COLOR": "1"}
+    done = subprocess.run(
+        [str(exe), *command], capture_output=True, text=True, timeout=60, check=False, env=env
+    )
+    assert done.returncode == 0, done.stderr
+    assert "--help" in done.stdout and "<bool>" not in done.stdout
+    if command[0] == "stats":
+        assert "--json" in done.stdout and "<str>" in done.stdout
+
+
 def test_stats_json(run: Runner, db: str) -> None:
     r = run("--db", db, "stats", "acme/widgets", "--date", "2026-02-24", "--json")
     assert r.code == 0, r.err
