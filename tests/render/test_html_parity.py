@@ -230,3 +230,23 @@ def test_a_daily_with_every_count_known_shows_numbers(git_days: dict[str, Any]) 
     report = git_days["en"].model_copy(update={"coverage": None})
     stats = _text(_doc(render_daily_html(report)).xpath("//p[@class='stats']")[0])
     assert "—" not in stats and "New issues 0" in stats
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_key_changes_model_notes_reach_the_page_as_well_as_the_markdown(
+    git_days: dict[str, Any], lang: str
+) -> None:
+    """The daily page once dropped the notes a model wrote for a key change."""
+    from tidings.report.model import Prose
+
+    report = git_days[lang]
+    assert report.key_changes
+    first = report.key_changes[0]
+    note = Prose(text="The new <cache> path has no test for eviction.", by="llm")
+    changed = first.model_copy(update={"notes": [note]})
+    report = report.model_copy(update={"key_changes": [changed, *report.key_changes[1:]]})
+    words = daily_words.TEXT[lang]
+    label = words["change_note"].split("{text}")[0]
+    changes = _text(_doc(render_daily_html(report)).get_element_by_id("changes"))
+    assert f"{label}The new <cache> path has no test for eviction." in changes
+    assert label + "The new \\<cache\\> path" in render_daily_markdown(report)
