@@ -250,3 +250,18 @@ def test_a_key_changes_model_notes_reach_the_page_as_well_as_the_markdown(
     changes = _text(_doc(render_daily_html(report)).get_element_by_id("changes"))
     assert f"{label}The new <cache> path has no test for eviction." in changes
     assert label + "The new \\<cache\\> path" in render_daily_markdown(report)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_stated_effect_is_quoted_in_the_page_and_the_markdown(
+    weeks: dict[str, WeeklyReport], lang: str
+) -> None:
+    """#4171 says "`swap` cuts p99 latency of preempted requests by 38% on long prompts"."""
+    report = weeks[lang]
+    (pr,) = [p for p in report.key_prs if p.item.number == 4171]
+    assert pr.stated_effect is not None and "by 38%" in pr.stated_effect
+    label = weekly_words.TEXT[lang]["key_effect"].split("{text}")[0]
+    quoted = "swap cuts p99 latency of preempted requests by 38% on long prompts"
+    page = _text(_doc(render_weekly_html(report)).get_element_by_id("key-prs"))
+    assert label in page and quoted in page
+    assert quoted.replace("swap", "`swap`", 1) in render_weekly_markdown(report)

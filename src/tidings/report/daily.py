@@ -21,6 +21,7 @@ from tidings.facts.weekly import has_api_items
 from tidings.facts.windows import daily_window
 from tidings.records import now_utc
 from tidings.report import model as m
+from tidings.report.effects import EFFECT_CHARS, stated_effect
 from tidings.report.excerpt import excerpt
 from tidings.report.provenance import record_llm, window_utc
 from tidings.report.writing import SlotText, item_ref
@@ -445,6 +446,8 @@ class _Writer(SlotText):
                 parts["model"] = float(nudge)
                 score = round(score + nudge, 2)
             notes = self.texts.notes.get(s.number, []) if self.texts is not None else []
+            what_changed = self.what_and_why(s.number, what)
+            effect = stated_effect(item.body, EFFECT_CHARS[self.lang], already=what_changed.text)
             out.append(
                 m.KeyChange(
                     item=self.ref(s.number),
@@ -459,7 +462,8 @@ class _Writer(SlotText):
                     files_without_diff=self.data.unread_diffs.get(s.number),
                     top_dirs=list(s.top_dirs),
                     linked_issues=sorted(self.data.closes.get(s.number, [])),
-                    what_changed=self.what_and_why(s.number, what),
+                    what_changed=what_changed,
+                    stated_effect=effect or None,
                     notes=[m.Prose(text=n, by="llm") for n in notes],
                 )
             )

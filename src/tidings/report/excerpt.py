@@ -105,6 +105,26 @@ def excerpt(
     return _cut(flat, limit)
 
 
+def sentences(text: str | None) -> list[str]:
+    """Every plain sentence of `text`, cleaned as excerpts are (no URL, tag, template line,
+    table or code block), in order, from every section."""
+    if not text:
+        return []
+    out: list[str] = []
+    lines = _strip_blocks(text).splitlines()
+    bare = "\n".join("" if _heading(line) is not None else line for line in lines)
+    for para in _paragraphs(bare):
+        clean = _clean(para)
+        out += [s.strip() for s in _SENTENCE_END.split(clean) if s.strip()]
+    return out
+
+
+def cut(text: str, limit: int) -> str:
+    """`text` at most `limit` characters: whole sentences, else at a word, never inside a code
+    span; "" when that leaves too little to say anything."""
+    return _cut(" ".join(text.split()), limit)
+
+
 def _strip_blocks(text: str) -> str:
     text = text.replace("\r\n", "\n")
     text = _HTML_COMMENT.sub(" ", text)

@@ -171,6 +171,10 @@ class KeyChange(_Model):
     top_dirs: list[str]
     linked_issues: list[int]
     what_changed: Prose
+    # The sentence of the PR's body that states a measured effect ("TPOT 48 ms -> 45 ms"),
+    # when it has one that `what_changed` does not already show (report/effects.py). A quote
+    # of the data, like a title, not prose: no writer, rules or model, made it up.
+    stated_effect: str | None = Field(default=None, exclude_if=lambda v: v is None)
     notes: list[Prose] = Field(default_factory=list)  # model-written, each backed by a quote
 
 

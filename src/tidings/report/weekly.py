@@ -55,6 +55,7 @@ from tidings.facts.windows import daily_window, weekly_window
 from tidings.globs import any_match
 from tidings.records import now_utc
 from tidings.report import weekly_model as w
+from tidings.report.effects import EFFECT_CHARS, stated_effect
 from tidings.report.excerpt import excerpt
 from tidings.report.model import ItemRef, Prose
 from tidings.report.provenance import record_llm, window_utc
@@ -398,6 +399,10 @@ class _Writer(SlotText):
         said = self.quote(pr.body, pr.title) if quote else ""
         return text + (self.t("pr_quote", quote=said) if said else self.t("period"))
 
+    def effect(self, body: str | None, summary: Prose) -> str | None:
+        """The effect the PR states, unless its summary already quotes that sentence."""
+        return stated_effect(body, EFFECT_CHARS[self.lang], already=summary.text) or None
+
     def quote(self, body: str | None, title: str) -> str:
         """A short quote of an item's own summary, or "". In a Chinese report an English quote
         is cut shorter, and left out when it mostly repeats the title's words: the title is
@@ -421,6 +426,7 @@ class _Writer(SlotText):
         tags = self.facts.risks.get(number, [])
         git = pr.source == "git"
         dirs = list(top_dirs([(f.path, f.lines) for f in pr.files]))
+        summary = self.prose(("pr", number), self.describe(pr), self.revert_refs(number))
         return w.WeeklyPR(
             item=self.ref(number),
             source="git" if git else "api",
@@ -435,8 +441,9 @@ class _Writer(SlotText):
             score_parts=scored.parts if scored else {},
             risk_tags=_risk_tags(tags),
             risk_score=risk_score(tags),
-            summary=self.prose(("pr", number), self.describe(pr), self.revert_refs(number)),
+            summary=summary,
             why=self.llm_only(("why", number)),
+            stated_effect=self.effect(pr.body, summary),
             reverts=self.reverted_ref(number),
             kind=self.kind(pr),
             bot=number in self.facts.bots,

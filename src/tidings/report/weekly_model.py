@@ -93,6 +93,9 @@ class WeeklyPR(_Model):
     bot: bool = False  # opened by a bot: out of themes, hot files and the importance ranking
     # Why it matters, one model sentence (none from the rules, which cannot judge it).
     why: Prose | None = Field(default=None, exclude_if=lambda v: v is None)
+    # The sentence of the PR's body that states a measured effect (report/effects.py): a
+    # quote of the data, like a title, not prose.
+    stated_effect: str | None = Field(default=None, exclude_if=lambda v: v is None)
     # At most 3 model notes, each quoting a line it saw; a note never sets a tag.
     notes: list[Prose] = Field(default_factory=list, max_length=3)
 

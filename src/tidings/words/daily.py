@@ -144,6 +144,7 @@ TEXT: dict[Lang, dict[str, str]] = {
         "writer_mixed": "模型与规则",
         "part_model": "模型调整 {v}",
         "change_note": "模型提示：{text}",
+        "change_effect": "PR 所述效果：“{text}”",
         "footer_llm": (
             "模型 {model}：模型撰写 {llm_parts} 段，规则撰写 {rules_parts} 段；"
             "守卫删去 {dropped} 句，{fallbacks} 处回退到规则文本"
@@ -303,6 +304,7 @@ TEXT: dict[Lang, dict[str, str]] = {
         "writer_mixed": "a model and rules",
         "part_model": "model adjustment {v}",
         "change_note": "Model note: {text}",
+        "change_effect": "Effect, as the PR states it: “{text}”",
         "footer_llm": (
             "model {model}: parts by the model {llm_parts}, by rules {rules_parts}; sentences "
             "dropped by the guard {dropped}, parts kept as rules text after a failure {fallbacks}"
