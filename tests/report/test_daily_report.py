@@ -180,3 +180,33 @@ def test_golden(demo_store, repo_config, day, lang):
     text = render_daily_markdown(report)
     golden = GOLDEN / f"daily-{day}.{lang}.md"
     assert text == golden.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_summary_names_the_busiest_discussion_and_the_top_merge(demo_store, repo_config, lang):
+    """As the seed's summary names "the one discussion that mattered": 2026-03-04's is #4223
+    (8 comments and reviews from 8 people: the demo's OOM thread), its top merge #4215."""
+    from tidings.render.html import render_daily_html
+
+    report = build_daily(demo_store, repo_config, date(2026, 3, 4), lang, now=NOW)
+    assert report.hot_discussions[0].item.number == 4223
+    assert report.key_changes[0].item.number == 4215
+    summary = report.summary.text
+    assert summary.by == "rules" and summary.refs == [4215, 4223]
+    expected = {
+        "zh": ("讨论最多的是 #4223（", "：8 条评论/审查，8 位参与者。", "最重要的合并是 #4215（"),
+        "en": (
+            "The busiest discussion was #4223 (",
+            "): 8 comments and reviews from 8 people.",
+            "The most important merge was #4215 (",
+        ),
+    }[lang]
+    for part in expected:
+        assert part in summary.text
+    # Both numbers are links in the Markdown and the page.
+    md = render_daily_markdown(report)
+    page = render_daily_html(report)
+    for number, path in ((4223, "issues"), (4215, "pull")):
+        url = f"https://github.com/{REPO}/{path}/{number}"
+        assert f"[#{number}]({url})" in md.split("## ", 2)[1]
+        assert f'href="{url}"' in page.split('id="summary"', 1)[1].split("</section>", 1)[0]

@@ -22,7 +22,7 @@ from tidings.facts.windows import daily_window
 from tidings.records import now_utc
 from tidings.report import model as m
 from tidings.report.effects import EFFECT_CHARS, stated_effect
-from tidings.report.excerpt import excerpt
+from tidings.report.excerpt import cut, excerpt
 from tidings.report.provenance import record_llm, window_utc
 from tidings.report.writing import SlotText, item_ref
 from tidings.store import Store
@@ -35,6 +35,7 @@ __all__ = ["HISTORY", "METRICS", "build_daily"]
 
 # How much of an item's own text the rules quote: a Chinese report keeps English short.
 QUOTE: dict[Lang, int] = {"zh": 90, "en": 160}
+TITLE_CHARS = 60  # a title named in the summary
 
 
 def build_daily(
@@ -273,14 +274,40 @@ class _Writer(SlotText):
                 [self.t(f"area_{a.kind}", name=a.name, count=a.count) for a in areas]
             )
             sentences.append(self.t("summary_areas", areas=listed))
+        focus, refs = self.focus()
         sep = "" if self.lang == "zh" else " "
         return m.Summary(
             level=level,
             previous_windows=HISTORY,
             trends=trends_out,
             dominant_areas=areas,
-            text=self.prose(("summary",), sep.join(sentences)),
+            text=self.prose(("summary",), sep.join(sentences + focus), refs),
         )
+
+    def focus(self) -> tuple[list[str], list[int]]:
+        """The window's busiest discussion and most important merge, named in the summary as
+        the seed reports name "the one discussion that mattered"; and the numbers they cite."""
+        sentences: list[str] = []
+        refs: list[int] = []
+        if self.facts.hot:
+            d = self.facts.hot[0]
+            title = _short(self.data.items[d.number].title)
+            sentences.append(
+                self.t(
+                    "summary_hot",
+                    number=d.number,
+                    title=title,
+                    comments=d.comments,
+                    people=len(d.participants),
+                )
+            )
+            refs.append(d.number)
+        if self.facts.key_changes:
+            top = self.facts.key_changes[0].number
+            title = _short(self.data.items[top].title)
+            sentences.append(self.t("summary_top", number=top, title=title))
+            refs.append(top)
+        return sentences, refs
 
     def topics(self) -> list[m.TopicTrack]:
         tracks: list[m.TopicTrack] = []
@@ -528,3 +555,8 @@ def _level(total: int, baseline: float) -> m.Level:
     if ratio < 2.5:
         return "high"
     return "very_high"
+
+
+def _short(title: str) -> str:
+    """A title named in running text, at most TITLE_CHARS long."""
+    return cut(title, TITLE_CHARS) or title[: TITLE_CHARS - 1] + "…"
