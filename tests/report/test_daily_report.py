@@ -183,7 +183,7 @@ def test_golden(demo_store, repo_config, day, lang):
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_the_summary_names_the_busiest_discussion_and_the_top_merge(demo_store, repo_config, lang):
+def test_the_summary_names_the_hottest_discussion_and_the_top_merge(demo_store, repo_config, lang):
     """As the seed's summary names "the one discussion that mattered": 2026-03-04's is #4223
     (8 comments and reviews from 8 people: the demo's OOM thread), its top merge #4215."""
     from tidings.render.html import render_daily_html
@@ -194,10 +194,14 @@ def test_the_summary_names_the_busiest_discussion_and_the_top_merge(demo_store, 
     summary = report.summary.text
     assert summary.by == "rules" and summary.refs == [4215, 4223]
     expected = {
-        "zh": ("讨论最多的是 #4223（", "：8 条评论/审查，8 位参与者。", "最重要的合并是 #4215（"),
+        "zh": (
+            "热度最高的讨论是 #4223（",
+            "：本窗口 8 条评论/审查，8 位参与者。",
+            "最重要的合并是 #4215（",
+        ),
         "en": (
-            "The busiest discussion was #4223 (",
-            "): 8 comments and reviews from 8 people.",
+            "The hottest discussion was #4223 (",
+            "): 8 comments and reviews from 8 people in the window.",
             "The most important merge was #4215 (",
         ),
     }[lang]

@@ -285,8 +285,9 @@ class _Writer(SlotText):
         )
 
     def focus(self) -> tuple[list[str], list[int]]:
-        """The window's busiest discussion and most important merge, named in the summary as
-        the seed reports name "the one discussion that mattered"; and the numbers they cite."""
+        """The window's hottest discussion (the first of "hot discussions") and its most
+        important merge, named in the summary as the seeds name "the one discussion that
+        mattered"; and the numbers they cite."""
         sentences: list[str] = []
         refs: list[int] = []
         if self.facts.hot:
