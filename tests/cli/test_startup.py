@@ -78,6 +78,7 @@ def test_importing_the_cli_loads_no_heavy_module(env: dict[str, str]) -> None:
     assert out.stdout.strip() == "[]"
 
 
+@pytest.mark.slow
 def test_a_report_without_a_model_loads_no_heavy_module(env: dict[str, str]) -> None:
     # The store is made and migrated by its own process: the report's process finds it at HEAD.
     made = _run(["import", str(DEMO / "sample.jsonl")], env)
@@ -91,6 +92,7 @@ def test_a_report_without_a_model_loads_no_heavy_module(env: dict[str, str]) -> 
     assert weekly["code"] in (0, None) and weekly["loaded"] == []
 
 
+@pytest.mark.slow
 def test_the_probe_sees_a_module_that_is_loaded(env: dict[str, str]) -> None:
     """The check can fail: `report --format pdf` does load the PDF engine."""
     _run(["import", str(DEMO / "sample.jsonl")], env)

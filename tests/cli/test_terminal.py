@@ -324,6 +324,7 @@ def demo_reports(tmp_path_factory: pytest.TempPathFactory) -> Path:
 # -- the long commands finish on a terminal ----------------------------------------------------
 
 
+@pytest.mark.slow
 def test_demo_on_a_terminal(tmp_path: Path, terminals: list[Terminal]) -> None:
     out = tmp_path / "demo"
     term = Terminal(["demo", "--out", str(out), "--no-pdf"], tmp_path)

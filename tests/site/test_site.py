@@ -122,6 +122,7 @@ def test_one_new_report_touches_only_the_files_that_changed(tmp_path: Path, repo
     assert f"{PROJECT}/daily/{DAYS[2]}.en.html" not in fourth.written
 
 
+@pytest.mark.slow
 def test_pdfs_are_made_once_and_remade_only_when_their_page_changes(
     tmp_path: Path, reports
 ) -> None:  # type: ignore[no-untyped-def]

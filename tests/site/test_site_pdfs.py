@@ -93,6 +93,7 @@ def test_run_writes_each_reports_pdf_beside_it_once(reports_dir: Path, demo_stor
     assert {p: p.stat().st_mtime_ns for p in reports_dir.rglob("*.pdf*")} == before
 
 
+@pytest.mark.slow
 def test_run_remakes_a_missing_or_damaged_pdf(
     reports_dir: Path, demo_store: Store, tmp_path: Path
 ) -> None:
@@ -124,6 +125,7 @@ def test_site_publishes_current_pdfs_without_weasyprint(
     assert again.written == [] and again.pdfs_copied == 0 and calls.pages == []
 
 
+@pytest.mark.slow
 def test_the_report_time_pdf_is_the_one_the_site_would_make(
     reports_dir: Path, tmp_path: Path
 ) -> None:
@@ -193,6 +195,7 @@ def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]
     return int(done.value.code or 0), captured.out, captured.err
 
 
+@pytest.mark.slow
 def test_cli_report_format_pdf(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -456,6 +456,7 @@ def _disk_state(*folders: Path) -> dict[str, tuple[int, int]]:
     }
 
 
+@pytest.mark.slow
 def test_second_run_with_a_model_writes_nothing_and_calls_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
