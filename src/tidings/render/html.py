@@ -28,6 +28,7 @@ from tidings.textsafe import clean
 from tidings.words import daily as daily_words
 from tidings.words import site as site_words
 from tidings.words import weekly as weekly_words
+from tidings.words.plural import agree, fill
 
 GITHUB = "https://github.com"
 _HTTP_URL = re.compile(r"^https?://[^\s\"'<>`\\]+$")
@@ -176,10 +177,10 @@ class Words:
         self.sep = self.table["list_sep"]
 
     def tr(self, key: str, **values: object) -> str:
-        return self.table[key].format(**values)
+        return fill(self.table[key], **values)
 
     def trm(self, key: str, **values: object) -> Markup:
-        return escape(self.table[key]).format(**values)
+        return escape(agree(self.table[key], values)).format(**values)
 
     def join(self, parts: Iterable[str | Markup]) -> Markup:
         return escape(self.sep).join(parts)
@@ -199,7 +200,7 @@ class HtmlWriter(c.Writer):
         return escape(value)
 
     def say(self, key: str, **values: object) -> str:
-        return escape(self.table[key]).format(**values)
+        return escape(agree(self.table[key], values)).format(**values)
 
     def join(self, parts: Iterable[str], sep: str | None = None) -> str:
         return escape(self.sep if sep is None else sep).join(parts)
@@ -466,7 +467,7 @@ def render_weekly_html(
         return weekly_words.wt(lang, key, **values)
 
     def wtrm(key: str, **values: object) -> Markup:
-        return escape(table[key]).format(**values)
+        return escape(agree(table[key], values)).format(**values)
 
     def who(pr: w.WeeklyPR) -> Markup:
         if pr.author_name is not None:  # a git author name: text, never a profile link

@@ -20,6 +20,7 @@ from tidings.render.escape import clip, md_code, md_fixed, md_inline, md_text
 from tidings.report import model as m
 from tidings.report import weekly_model as w
 from tidings.words.daily import TEXT
+from tidings.words.plural import fill
 
 _GHOST_PROFILE = "https://github.com/ghost"
 
@@ -153,7 +154,7 @@ class MarkdownWriter(Writer):
         return md_fixed(value)
 
     def say(self, key: str, **values: object) -> str:
-        return self.table[key].format(**values)
+        return fill(self.table[key], **values)
 
     def join(self, parts: Iterable[str], sep: str | None = None) -> str:
         return (self.sep if sep is None else sep).join(parts)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from tidings.config import Lang
 from tidings.words.evidence import TEXT as EVIDENCE_TEXT
+from tidings.words.plural import fill
 
 TEXT: dict[Lang, dict[str, str]] = {
     "zh": {
@@ -320,7 +321,7 @@ TEXT: dict[Lang, dict[str, str]] = {
 
 
 def t(lang: Lang, key: str, **values: object) -> str:
-    return TEXT[lang][key].format(**values)
+    return fill(TEXT[lang][key], **values)
 
 
 # The evidence marks' words (words/evidence.py) belong to this catalogue too.

@@ -11,6 +11,7 @@ from __future__ import annotations
 from tidings.config import Lang
 from tidings.facts.risk import RiskTagName
 from tidings.words.evidence import TEXT as EVIDENCE_TEXT
+from tidings.words.plural import fill
 
 RISK_TAG_NAMES: dict[Lang, dict[RiskTagName, str]] = {
     "zh": {
@@ -415,7 +416,7 @@ TEXT: dict[Lang, dict[str, str]] = {
 
 
 def wt(lang: Lang, key: str, **values: object) -> str:
-    return TEXT[lang][key].format(**values)
+    return fill(TEXT[lang][key], **values)
 
 
 def tag_name(lang: Lang, tag: RiskTagName) -> str:
