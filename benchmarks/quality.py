@@ -49,6 +49,7 @@ from rich.table import Table  # noqa: E402
 
 from tidings.config import RepoConfig, load_config, parse_config  # noqa: E402
 from tidings.render.weekly_markdown import render_weekly_markdown  # noqa: E402
+from tidings.report.excerpt import INLINE_CODE  # noqa: E402
 from tidings.report.weekly import build_weekly  # noqa: E402
 from tidings.report.weekly_model import WeeklyReport  # noqa: E402
 from tidings.store import Store  # noqa: E402
@@ -100,12 +101,9 @@ def latin_cjk(markdown: str) -> dict[str, float | int | None]:
     return {"latin": latin, "cjk": cjk, "ratio": round(latin / cjk, 2) if cjk else None}
 
 
-# Inline code is quoted on purpose (`</think>`, `set[str]`); a URL inside it is still junk.
-_CODE = re.compile(r"(`+)(?=\S)(.+?)\1")
-
-
 def _blank_code(text: str) -> str:
-    return _CODE.sub(lambda m: m[0] if "://" in m[0] else " " * len(m[0]), text)
+    """Inline code is quoted on purpose (`</think>`, `set[str]`); a URL inside it is junk."""
+    return INLINE_CODE.sub(lambda m: m[0] if "://" in m[0] else " " * len(m[0]), text)
 
 
 def junk_share(texts: list[str]) -> dict[str, float | int]:

@@ -111,6 +111,11 @@ def env() -> Environment:
     return environment
 
 
+def fill_markup(template: str, **values: object) -> Markup:
+    """A sentence of ours, escaped, around values that are escaped unless already Markup."""
+    return escape(agree(template, values)).format(**values)
+
+
 # "2026-03-10", "03-15", "2026-W11": a browser may break a line after any hyphen.
 _DATE = re.compile(r"\d{2,4}-(?:W\d{2}|\d{2})(?:-\d{2})?")
 
@@ -180,7 +185,7 @@ class Words:
         return fill(self.table[key], **values)
 
     def trm(self, key: str, **values: object) -> Markup:
-        return escape(agree(self.table[key], values)).format(**values)
+        return fill_markup(self.table[key], **values)
 
     def join(self, parts: Iterable[str | Markup]) -> Markup:
         return escape(self.sep).join(parts)
@@ -200,7 +205,7 @@ class HtmlWriter(c.Writer):
         return escape(value)
 
     def say(self, key: str, **values: object) -> str:
-        return escape(agree(self.table[key], values)).format(**values)
+        return fill_markup(self.table[key], **values)
 
     def join(self, parts: Iterable[str], sep: str | None = None) -> str:
         return escape(self.sep if sep is None else sep).join(parts)
@@ -467,7 +472,7 @@ def render_weekly_html(
         return weekly_words.wt(lang, key, **values)
 
     def wtrm(key: str, **values: object) -> Markup:
-        return escape(agree(table[key], values)).format(**values)
+        return fill_markup(table[key], **values)
 
     def who(pr: w.WeeklyPR) -> Markup:
         if pr.author_name is not None:  # a git author name: text, never a profile link

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from tidings.config import Lang
-from tidings.report.excerpt import cut, sentences
+from tidings.report.excerpt import INLINE_CODE, cut, sentences
 
 # Room for the quoted sentence: in a Chinese report an English quote costs more to read.
 EFFECT_CHARS: dict[Lang, int] = {"zh": 120, "en": 180}
@@ -28,21 +28,20 @@ _METRIC = re.compile(
     r"bandwidth|bubble|吞吐|时延|延迟|耗时|显存|内存|速度",
     re.IGNORECASE,
 )
-_CHANGE_WORD = (
-    r"(?:improv\w*|reduc\w*|speed\w*(?: up)?|boost\w*|increas\w*|decreas\w*|lower\w*|cut\w*|"
-    r"sav\w*|shrink\w*|gain\w*|faster|slower|drop\w*|fewer|less)"
-)
 _CHANGE_VERB = (
     r"(?:improv\w*|reduc\w*|speed\w*(?: up)?|boost\w*|increas\w*|decreas\w*|lower\w*|cut\w*|"
     r"sav\w*|shrink\w*|gain\w*|drop\w*)"
 )
+_CHANGE_WORD = rf"(?:{_CHANGE_VERB}|faster|slower|fewer|less)"
+# 48 ms -> 45.4 ms, 878 tps → 899 tps, 2,930 → 3,610 tok/s
+_ARROW = re.compile(rf"{_NUM}{_UNIT}?\s*(?:->|→|=>|⇒)\s*{_NUM}{_UNIT}?")
+# from 3.8ms to 2.8ms, from 46% to 98%
+_FROM_TO = re.compile(
+    rf"(?<!ranging )(?<!range )\bfrom\s+{_NUM}{_UNIT}?\s+to\s+{_NUM}{_UNIT}", re.IGNORECASE
+)
 _EFFECT = [
-    # 48 ms -> 45.4 ms, 878 tps → 899 tps, 2,930 → 3,610 tok/s
-    re.compile(rf"{_NUM}{_UNIT}?\s*(?:->|→|=>|⇒)\s*{_NUM}{_UNIT}?"),
-    # from 3.8ms to 2.8ms, from 46% to 98%
-    re.compile(
-        rf"(?<!ranging )(?<!range )\bfrom\s+{_NUM}{_UNIT}?\s+to\s+{_NUM}{_UNIT}", re.IGNORECASE
-    ),
+    _ARROW,
+    _FROM_TO,
     # 从 0.9 s 降到 1.9 s
     re.compile(rf"从\s*{_NUM}{_UNIT}?\s*\S{{0,3}}?(?:到|至|变成|变为)\s*{_NUM}{_UNIT}"),
     # ~72% TTFT improvement, 22% perf boost, 1.5x faster
@@ -58,11 +57,10 @@ _EFFECT = [
 ]
 _NOT_EFFECT = re.compile(r"timeout|超时", re.IGNORECASE)
 _TABLE_ROW = re.compile(r"(?:\s\|\s.*){3}")  # a table pasted without its leading pipes
-_CODE = re.compile(r"(`+)(?=\S)(.+?)\1")
 
 
 def _states_effect(sentence: str) -> bool:
-    prose = _CODE.sub(" ", sentence)
+    prose = INLINE_CODE.sub(" ", sentence)
     if _NOT_EFFECT.search(prose) or _TABLE_ROW.search(prose):
         return False
     for pattern in _EFFECT:
@@ -71,9 +69,9 @@ def _states_effect(sentence: str) -> bool:
             continue
         # A bare "a -> b" needs a unit or a metric word: "3 -> 4" alone may be a version; and
         # "from 0 to 16K" is a range unless something in the sentence changed or was measured.
-        if pattern is _EFFECT[0] and not (re.search(_UNIT, m.group()) or _METRIC.search(prose)):
+        if pattern is _ARROW and not (re.search(_UNIT, m.group()) or _METRIC.search(prose)):
             continue
-        if pattern is _EFFECT[1] and not (
+        if pattern is _FROM_TO and not (
             _METRIC.search(prose) or re.search(_CHANGE_WORD, prose, re.IGNORECASE)
         ):
             continue

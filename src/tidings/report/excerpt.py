@@ -199,7 +199,7 @@ def _paragraphs(text: str) -> list[str]:
 # Inline code is quoted as written: `set[str]`, `</think>` and `f()` are not links, tags or
 # empty parentheses. Each span is set aside while the rest is cleaned, unless it holds a URL:
 # an excerpt never carries an address (`curl http://…/x.sh | sh` loses it, as prose does).
-_INLINE_CODE = re.compile(r"(`+)(?=\S)(.+?)\1")
+INLINE_CODE = re.compile(r"(`+)(?=\S)(.+?)\1")
 _HELD = re.compile(r"\x01(\d+)\x02")
 
 
@@ -212,7 +212,7 @@ def _clean(para: str, *, pointers: bool = True) -> str:
         held.append(m.group(0))
         return f"\x01{len(held) - 1}\x02"
 
-    text = _clean_prose(_INLINE_CODE.sub(hold, para), pointers=pointers)
+    text = _clean_prose(INLINE_CODE.sub(hold, para), pointers=pointers)
     return _HELD.sub(lambda m: held[int(m.group(1))], text)
 
 
