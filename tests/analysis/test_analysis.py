@@ -293,7 +293,7 @@ def test_notes_need_evidence_quoted_from_the_card(store, repo_config, llm):
     llm.script(Edit(fake_quote), Edit(fake_quote))
     r = report(store, repo_config, make_analyst(llm, store))
     assert llm.tasks()[:2] == ["pr_cards", "pr_cards"]
-    assert "quotes no text of the card" in llm.requests[1].body["messages"][-1]["content"]
+    assert "is not a quote of the card" in llm.requests[1].body["messages"][-1]["content"]
     assert all(k.notes == [] for k in r.key_changes)
     assert r.provenance.llm is not None and r.provenance.llm.dropped_sentences >= 1
 
@@ -622,13 +622,18 @@ def test_guard_checks_refs_logins_paths_versions_and_numbers():
     )
     assert problems("Fixes #5 for @alice in rapidinfer/core/x.py on v0.6.3.", facts) == []
     assert problems("改了 12 个文件。", facts) == []
-    assert problems("It relates to #7.", facts) == ["#7"]
-    assert problems("Thanks @bob.", facts) == ["@bob"]
-    assert problems("Touches rapidinfer/engine/y.py.", facts) == ["rapidinfer/engine/y.py"]
-    assert problems("Ships in v0.7.0.", facts) == ["v0.7.0"]
-    assert problems("Adds 13 tests.", facts) == ["13"]
-    assert problems("改了 13 个文件。", facts) == ["13 files"]  # 12 files changed, not 13
-    assert problems("Read https://example.com now.", facts) == ["a link"]
+    # Each objection says what is wrong and what the data has instead.
+    assert problems("It relates to #7.", facts) == ["#7 is not an item of the data"]
+    assert problems("Thanks @bob.", facts) == ["@bob is not a login of the data"]
+    assert problems("Touches rapidinfer/engine/y.py.", facts) == [
+        "rapidinfer/engine/y.py is not a path, file or version the data writes: write it as "
+        "the data does"
+    ]
+    assert problems("Ships in v0.7.0.", facts)[0].startswith("v0.7.0 is not a path")
+    assert problems("Adds 13 tests.", facts)[0].startswith("13 is a figure from someone's text")
+    # 12 files changed, not 13
+    assert problems("改了 13 个文件。", facts) == ["13 files: the data has 12 files"]
+    assert problems("Read https://example.com now.", facts)[0].startswith("a link")
     kept, dropped = keep_faithful("Good: 12 files. Bad #9 here. 这是真的。假的 99 条。", facts)
     assert (kept, dropped) == ("Good: 12 files. 这是真的。", 2)
 

@@ -240,7 +240,9 @@ def test_the_model_reads_the_figures_and_the_guard_checks_them(
     # a wrong count of unresolved threads does not, though 2 is a number the facts hold.
     facts = Facts.of(sent["facts"], numbers=set(prs), logins=set())
     assert problems(kept, facts) == []
-    assert problems(wrong, facts) == ["2 unresolved review threads"]
+    assert problems(wrong, facts) == [
+        "2 unresolved review threads: the data has 0 and 1 unresolved review threads"
+    ]
     zh_ok = f"#{UNRESOLVED_PR} 的 2 个审查线程中 1 个仍未解决。"
     zh_wrong = f"#{UNRESOLVED_PR} 有 2 个审查线程仍未解决。"
     assert problems(zh_ok, facts) == []

@@ -31,8 +31,18 @@ from pydantic import BaseModel
 
 from tidings.analysis import prompts
 from tidings.analysis.cache import LLMCache, cache_key
-from tidings.analysis.cards import card_logins, hot_card, pr_card
-from tidings.analysis.guard import Facts, keep_faithful, problems, sentences
+from tidings.analysis.cards import hot_card, pr_card
+from tidings.analysis.guard import Facts, join
+from tidings.analysis.objections import (
+    Verdict,
+    Window,
+    batch_guards,
+    guard_for,
+    hot_verdicts,
+    pr_verdicts,
+    section_verdicts,
+    text_verdicts,
+)
 from tidings.analysis.provider import (
     LLMFailure,
     Provider,
@@ -360,23 +370,33 @@ class Analyst:
                     todo.append(card)
                     continue
                 out.usage.cache_hits += 1
-                self._take(out, data, card, answer)
+                self._take(out, data, card, answer, None)
             else:
                 todo.append(card)
         task = prompts.PR_TASK if kind == "pr" else prompts.HOT_TASK
         system = prompts.system_prompt(task, lang)
 
+        window = _window(data)
+
         def run(batch: list[dict[str, Any]]) -> None:
             wanted = [c["number"] for c in batch]
             by_card = {c["number"]: c for c in batch}
-            guards = {n: self._card_guard(data, c) for n, c in by_card.items()}
+            guards = batch_guards(batch, window, cite_batch=kind == "pr")
+
+            def verdicts(x: Any) -> list[Verdict]:
+                card = by_card[x.number]
+                if isinstance(x, PRAnswer):
+                    others = [c for c in batch if c is not card]
+                    return pr_verdicts(card, x, guards[x.number], others)
+                return hot_verdicts(card, x, guards[x.number])
 
             def objections(answer: Any) -> list[str]:
                 return [
-                    f"item {x.number}: {problem}"
+                    v.objection()
                     for x in answer.items
                     if x.number in by_card
-                    for problem in _item_objections(by_card[x.number], x, guards[x.number])
+                    for v in verdicts(x)
+                    if v.problems
                 ]
 
             answer, (prompt, completion) = self._ask(
@@ -394,6 +414,10 @@ class Analyst:
             by_number = {x.number: x for x in answer.items}
             for card in batch:
                 item = by_number[card["number"]]
+                found = verdicts(item)
+                self._take(out, data, card, item, found)
+                if any("describes #" in p for v in found for p in v.problems):
+                    continue  # another card's summary: not cached, so a re-run asks again
                 self.cache.put(
                     keys[card["number"]],
                     kind,
@@ -402,83 +426,77 @@ class Analyst:
                     prompt_tokens=prompt // len(batch),
                     completion_tokens=completion // len(batch),
                 )
-                self._take(out, data, card, item)
 
         return [functools.partial(run, batch) for batch in _batches(todo, per_batch)]
 
     def _facts_for(self, data: WindowData, payload: Any, logins: Iterable[str]) -> Facts:
         # Only item numbers the payload states as facts (`number`, `linked`, ...) and that are
         # items of the window are citable; a "#N" inside someone's text is theirs, not the
-        # report's, and an item outside the window is not this report's to cite.
-        numbers = {n for n in _numbers_in(payload) if n in data.items}
-        return Facts.of(payload, numbers=numbers, logins={x for x in logins if x})
+        # report's, and an item outside the window is not this report's to cite. Roles are
+        # the window's, whatever the payload lists.
+        return guard_for(payload, _window(data), logins=logins)
 
-    def _card_guard(self, data: WindowData, card: dict[str, Any]) -> Facts:
-        return self._facts_for(data, card, card_logins(card))
+    def _guarded(self, out: Analysis, verdicts: list[Verdict]) -> str | None:
+        """The sentences the guard lets stay, as one text; counts the ones it drops."""
+        kept = [v.sentence for v in verdicts if not v.problems]
+        out.usage.dropped_sentences += len(verdicts) - len(kept)
+        return join(kept) or None
 
-    def _guarded(
-        self, out: Analysis, text: str, guard: Facts, speaker: str | None = None
-    ) -> str | None:
-        kept, dropped = keep_faithful(text, guard, speaker=speaker)
-        out.usage.dropped_sentences += dropped
-        return kept or None
-
-    def _take(self, out: Analysis, data: WindowData, card: dict[str, Any], answer: Any) -> None:
+    def _take(
+        self,
+        out: Analysis,
+        data: WindowData,
+        card: dict[str, Any],
+        answer: Any,
+        verdicts: list[Verdict] | None,
+    ) -> None:
+        """File a PR or thread card's answer. `verdicts`: the guard's, when the answer is
+        fresh (checked against its batch); a cached answer is checked here on its own."""
+        if verdicts is None:
+            guard = batch_guards([card], _window(data))[card["number"]]
+            if isinstance(answer, PRAnswer):
+                verdicts = pr_verdicts(card, answer, guard)
+            else:
+                verdicts = hot_verdicts(card, answer, guard)
         if isinstance(answer, PRAnswer):
-            self._take_pr(out, data, card, answer)
+            self._take_pr(out, card, answer, verdicts)
         else:
-            self._take_hot(out, data, card, answer)
+            self._take_hot(out, answer, verdicts)
 
     def _take_pr(
-        self, out: Analysis, data: WindowData, card: dict[str, Any], answer: PRAnswer
+        self, out: Analysis, card: dict[str, Any], answer: PRAnswer, verdicts: list[Verdict]
     ) -> None:
-        guard = self._card_guard(data, card)
         n = card["number"]
-        # A PR's summary sits under the PR, so it may use its author's own words; nobody else's.
-        author = card.get("author")
-        summary = self._guarded(out, answer.summary, guard, author)
+        fields = _by_field(verdicts)
+        summary = self._guarded(out, fields.pop(f"item {n} summary", []))
         if summary is None:
             out.usage.failures += 1
             return
         out.texts[("pr", n)] = summary
-        why = self._guarded(out, answer.why, guard, author)
+        why = self._guarded(out, fields.pop(f"item {n} why", []))
         if why is not None:
             out.texts[("why", n)] = why
         out.importance[n] = answer.importance
-        card_text = _flat(card)
-        notes: list[str] = []
-        for note in answer.notes:
-            if not _quoted(note.evidence, card_text):
-                out.usage.dropped_sentences += 1  # evidence that is not in the card
-                continue
-            text = self._guarded(out, note.text, guard, author)
-            if text:
-                notes.append(text)
-        out.notes[n] = notes
+        notes = [self._guarded(out, found) for found in fields.values()]
+        out.notes[n] = [x for x in notes if x]
 
-    def _take_hot(
-        self, out: Analysis, data: WindowData, card: dict[str, Any], answer: HotAnswer
-    ) -> None:
-        guard = self._card_guard(data, card)
-        n = card["number"]
+    def _take_hot(self, out: Analysis, answer: HotAnswer, verdicts: list[Verdict]) -> None:
+        n = answer.number
+        fields = _by_field(verdicts)
         for name in ("core_topic", "contention", "status"):
-            text = self._guarded(out, getattr(answer, name), guard)
+            text = self._guarded(out, fields.pop(f"item {n} {name}", []))
             if text is not None and name == "status":
                 text = text.rstrip("。.")  # the renderer follows it with "; linked PRs: …"
             if text is None:
                 out.usage.failures += 1
             else:
                 out.texts[("hot", n, name)] = text
-        people = _people(card)
-        for view in answer.viewpoints:
-            login = people.get(view.login.lstrip("@").lower())
-            if login is None:
-                out.usage.dropped_sentences += 1  # a viewpoint of someone not in the thread
-                continue
-            # Shown under the participant's name: their own words may be quoted, no one else's.
-            text = self._guarded(out, view.stance, guard, login)
+        for where, found in fields.items():
+            # Shown under the participant's name: their own words may be quoted, no one
+            # else's; a viewpoint of someone not in the thread is dropped with its reason.
+            text = self._guarded(out, found)
             if text:
-                out.texts[("hot", n, "view", login)] = text
+                out.texts[("hot", n, "view", where.split(" view ", 1)[1])] = text
 
     # -- reduce -----------------------------------------------------------------------------
 
@@ -539,9 +557,13 @@ class Analyst:
             SectionAnswer,
             prompts.SECTION_TASK[section] + "\n" + prompts.SECTION_SHAPE,
             SECTION_TOKENS,
-            lambda a: _text_objections(a.text, guard),
+            lambda a: _objections(text_verdicts("text", a.text, guard)),
         )
-        text = self._guarded(out, answer.text, guard) if answer is not None else None
+        text = (
+            self._guarded(out, text_verdicts("text", answer.text, guard))
+            if answer is not None
+            else None
+        )
         if text is None:
             out.usage.failures += 1
         else:
@@ -570,15 +592,15 @@ class Analyst:
                 HighlightsAnswer,
                 task or "",
                 WEEKLY_TOKENS[section],
-                lambda a: _highlight_objections(a, guard, members),
+                lambda a: _objections(section_verdicts(section, payload, a, guard)),
             )
             if hl is None:
                 out.usage.failures += 1
                 return
             for group in hl.themes:
                 numbers = tuple(dict.fromkeys(n for n in group.numbers if n in members))
-                text = self._guarded(out, group.text, guard)
-                theme = self._guarded(out, group.theme, guard)
+                text = self._guarded(out, text_verdicts("text", group.text, guard))
+                theme = self._guarded(out, text_verdicts("theme", group.theme, guard))
                 if not numbers or text is None or theme is None:
                     out.usage.dropped_sentences += 1
                     continue
@@ -596,12 +618,7 @@ class Analyst:
                 RiskBatch,
                 task or "",
                 WEEKLY_TOKENS[section] * len(wanted) + 100,
-                lambda a: [
-                    f"item {x.number}: {problem}"
-                    for x in a.items
-                    for problem in _text_objections(x.observation, guard)
-                    + _text_objections(x.follow_up, guard)
-                ],
+                lambda a: _objections(section_verdicts(section, payload, a, guard)),
                 check=lambda a: _exact_numbers(wanted, [x.number for x in a.items]),
             )
             if risks is None:
@@ -609,7 +626,7 @@ class Analyst:
                 return
             for r in risks.items:
                 for name in ("observation", "follow_up"):
-                    text = self._guarded(out, getattr(r, name), guard)
+                    text = self._guarded(out, text_verdicts(name, getattr(r, name), guard))
                     if text is None:
                         out.usage.failures += 1
                     else:
@@ -635,18 +652,14 @@ class Analyst:
                 KeyedBatch,
                 task or "",
                 WEEKLY_TOKENS[section] * len(keys) + 100,
-                lambda a: [
-                    f"{x.key}: {problem}"
-                    for x in a.items
-                    for problem in _text_objections(x.text, guard)
-                ],
+                lambda a: _objections(section_verdicts(section, payload, a, guard)),
                 check=lambda a: _exact_keys(keys, [x.key for x in a.items]),
             )
             if keyed is None:
                 out.usage.failures += len(keys)
                 return
             for x in keyed.items:
-                text = self._guarded(out, x.text, guard)
+                text = self._guarded(out, text_verdicts(x.key, x.text, guard))
                 kind, _, name = x.key.partition(":")
                 prefix = "theme" if section == "weekly_themes" else "follow_up"
                 if text is None:
@@ -673,74 +686,42 @@ class Analyst:
             SectionAnswer,
             task,
             SECTION_TOKENS,
-            lambda a: _text_objections(a.text, guard),
+            lambda a: _objections(text_verdicts("text", a.text, guard)),
         )
-        text = self._guarded(out, answer.text, guard) if answer is not None else None
+        text = (
+            self._guarded(out, text_verdicts("text", answer.text, guard))
+            if answer is not None
+            else None
+        )
         if text is None:
             out.usage.failures += 1
         else:
             out.texts[slot] = text
 
 
-def _flat(card: dict[str, Any]) -> str:
-    return " ".join(str(card).split()).lower()
+def _objections(verdicts: list[Verdict]) -> list[str]:
+    return [v.objection() for v in verdicts if v.problems]
 
 
-def _quoted(evidence: str, card_text: str) -> bool:
-    quote = " ".join(evidence.split()).lower().strip("\"'“”…. ")
-    return bool(quote) and quote in card_text
-
-
-def _people(card: dict[str, Any]) -> dict[str, str]:
-    return {(p["login"] or "").lower(): p["login"] or "" for p in card["participants"]}
-
-
-def _text_objections(text: str, guard: Facts, speaker: str | None = None) -> list[str]:
-    """What the guard would drop from `text`, one line per sentence, quoting it."""
-    out = []
-    for sentence in sentences(text):
-        found = problems(sentence, guard, speaker=speaker)
-        if found:
-            shown = sentence if len(sentence) <= 160 else sentence[:160] + "…"
-            out.append(f'"{shown}" cites what the data lacks: {", ".join(found)}')
+def _by_field(verdicts: list[Verdict]) -> dict[str, list[Verdict]]:
+    out: dict[str, list[Verdict]] = {}
+    for v in verdicts:
+        out.setdefault(v.where, []).append(v)
     return out
 
 
-def _item_objections(card: dict[str, Any], answer: Any, guard: Facts) -> list[str]:
-    if isinstance(answer, PRAnswer):
-        author = card.get("author")
-        found = _text_objections(answer.summary, guard, author)
-        found += _text_objections(answer.why, guard, author)
-        card_text = _flat(card)
-        for note in answer.notes:
-            if not _quoted(note.evidence, card_text):
-                found.append(f'the note "{note.text[:80]}" quotes no text of the card')
-            found += _text_objections(note.text, guard, author)
-        return found
-    found = []
-    for name in ("core_topic", "contention", "status"):
-        found += _text_objections(getattr(answer, name), guard)
-    people = _people(card)
-    for view in answer.viewpoints:
-        login = people.get(view.login.lstrip("@").lower())
-        if login is None:
-            found.append(f"{view.login} is not a participant of the thread")
-        else:
-            found += _text_objections(view.stance, guard, login)
-    return found
-
-
-def _highlight_objections(answer: HighlightsAnswer, guard: Facts, members: set[int]) -> list[str]:
-    found = []
-    for group in answer.themes:
-        outside = [n for n in group.numbers if n not in members]
-        if outside:
-            found.append(f"theme {group.theme!r} lists {outside}, not among the merged PRs given")
-        if not set(group.numbers) & members:
-            found.append(f"theme {group.theme!r} has no PR from `prs`")
-        found += _text_objections(group.theme, guard)
-        found += _text_objections(group.text, guard)
-    return found
+def _window(data: WindowData) -> Window:
+    """The window's items and everyone's role in it (authors and commenters)."""
+    roles: dict[str, str] = {}
+    for item in data.items.values():
+        people = [(item.author, item.author_type, item.author_association)]
+        people += [
+            (c.author, c.author_type, c.author_association) for c in data.activity_on(item.number)
+        ]
+        for login, kind, association in people:
+            if login and login.lower() not in roles:
+                roles[login.lower()] = data.roles.of(login, kind, association).role
+    return Window(items=frozenset(data.items), roles=roles)
 
 
 def _pr_cards(facts: DayFacts, evidence: dict[int, PREvidence]) -> list[dict[str, Any]]:
@@ -907,21 +888,6 @@ def _batches(cards: list[dict[str, Any]], per_batch: int) -> list[list[dict[str,
     if current:
         out.append(current)
     return out
-
-
-def _numbers_in(payload: Any) -> Iterable[int]:
-    """Values of `number`, `linked` and `closes_issues` fields anywhere in a payload."""
-    if isinstance(payload, dict):
-        for key, value in payload.items():
-            if key == "number" and isinstance(value, int):
-                yield value
-            elif key in ("linked", "closes_issues") and isinstance(value, list):
-                yield from (v for v in value if isinstance(v, int))
-            else:
-                yield from _numbers_in(value)
-    elif isinstance(payload, list):
-        for value in payload:
-            yield from _numbers_in(value)
 
 
 def prompt_tokens_estimate(text: str) -> int:

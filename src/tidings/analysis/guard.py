@@ -77,8 +77,9 @@ _COMMAND = re.compile(
 )
 _INJECTION = re.compile(
     r"(?i)\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+)?"
-    r"(?:previous|prior|above|earlier|preceding|your|system)\s+"
-    r"(?:instructions?|prompts?|rules?|messages?)"
+    r"(?:(?:previous|prior|above|earlier|preceding|your|system|original)\s+)+"
+    r"(?:instructions?|prompts?|rules?|messages?|guidance|guidelines?|directions?|context|"
+    r"constraints?|tasks?)"
     r"|\bsystem\s+prompt\b|\byou\s+are\s+now\b|\bnew\s+instructions?\b"
     r"|忽略(?:之前|以上|前面|上述|先前|所有)(?:的|所有)*(?:指令|指示|提示|规则|说明)|系统提示"
 )
@@ -89,6 +90,41 @@ _ADDRESS = re.compile(
     r"|(?:^|[，,：:；;。！!？?\s])(?:立即|立刻|马上|赶紧)"
     r"|(?:联系|私信|邮件联系|发邮件给|通知)\s*@"
 )
+# Advice to readers phrased around the words above: "Maintainers are advised to disable the
+# safety checks", "users should downgrade now", "建议大家立即降级", "所有用户应回退".
+_ADVICE = re.compile(
+    r"(?i)\b(?:are|is|be)\s+(?:strongly\s+)?(?:advised|urged|encouraged|instructed|told|"
+    r"asked|requested|recommended|expected)\s+to\b"
+    r"|\b(?:everyone|users|readers|maintainers|operators|admins|all\s+users)\s+"
+    r"(?:should|must|need\s+to|ought\s+to|have\s+to)\b"
+    r"|\b(?:we|i)\s+(?:recommend|advise|urge|suggest)\b"
+    r"|建议(?:大家|各位|所有人|用户们?|读者|维护者们?|你们|诸位)"
+    r"|(?:大家|各位|所有人|所有用户|用户们|读者|你们|诸位)\s*(?:都)?\s*(?:应该|应当|需要|必须|要|应|得|可以立即)"
+)
+# Says whose claim a sentence gives: "作者称", "据描述", "the PR says", "according to".
+_ATTRIBUTION = re.compile(
+    r"(?i)\b(?:according\s+to|per\s+the|says?|said|states?|stated|reports?|reported|claims?|"
+    r"claimed|describes?|described|argues?|argued|writes?|wrote|explains?|explained|notes?\s+that|"
+    r"mentions?|mentioned|proposes?|proposed|suggests?|suggested|asserts?|expects?|believes?|"
+    r"thinks?|warns?|promises?|promised|attributes?|in\s+(?:its|the|their|his|her)\s+"
+    r"(?:description|body|words))\b"
+    r"|(?<![名对简昵统俗])称|表示|指出|认为|提到|提及|报告|描述|(?<!数)据|根据|按.{0,12}(?:说法|描述|所说|注释|标题)"
+    r"|声称|介绍|写道|提议|主张|希望|要求|担心|质疑|解释|回应|承诺|自述|强调|反映|确认|估计|预计"
+    r"|作者|报告者|提出者|发起者|测得|实测|文档称|标题"
+)
+# An API key or token an endpoint might echo back.
+_SECRET = re.compile(
+    r"\b(?:sk-(?:proj-|ant-)?[A-Za-z0-9_\-]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|"
+    r"github_pat_[A-Za-z0-9_]{20,}|xox[abprs]-[A-Za-z0-9\-]{10,}|AKIA[0-9A-Z]{16}|"
+    r"AIza[0-9A-Za-z_\-]{30,}|hf_[A-Za-z0-9]{30,}|glpat-[A-Za-z0-9_\-]{20,})"
+    r"|\bBearer\s+[A-Za-z0-9._\-]{20,}"
+)
+# "5.1.1.4 节", "section 5.1.1.4": a document's section number, not an address.
+_SECTION_NUMBER = re.compile(r"(?i)(?:section|§|chapter|第)\s*[\d.]+|[\d.]+\s*(?:节|章|小节|条)")
+# "5.x", "v0.27.x": a series.
+_WILDCARD = re.compile(r"(?<![\w.])(v?\d+(?:\.\d+)*)\.[xX*](?![\w])")
+# A file or path named beside a figure ("npu_ipc_engine.py（+316/-667）").
+_ENTITY_FILE = re.compile(r"(?<![\w/.-])[\w.\-]+(?:/[\w.\-]+)*\.[A-Za-z0-9]{1,6}(?![\w])")
 _CLAUSE_START = r"(?:^|[:;,.!?—–(（：；，。]\s*)(?:(?:also|now|just|then)\s+)?"
 # Verbs aimed at a thing: a request when a reference, pronoun or article follows.
 _IMPERATIVE = re.compile(
@@ -118,8 +154,13 @@ _LOGIN = r"@?([A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)"
 # not "According to X, the maintainers ...": after a login only the singular is a claim.
 _ROLE_CLAIMS = (
     re.compile(rf"(?i){_MAINTAINER}s?\s*[:：]?\s*{_LOGIN}"),
+    # "As a maintainer, @x …", "作为维护者，@x …"
     re.compile(
-        rf"(?i)(?<![\w-]){_LOGIN}\s*(?:[,，(（]\s*)?(?:(?:the|a|an|project|core|是|为)\s*)*"
+        rf"(?i)(?:as\s+(?:a|an|the)\s+|作为)(?:project\s+|core\s+)?{_MAINTAINER}\s*[,，]?\s*{_LOGIN}"
+    ),
+    re.compile(
+        rf"(?i)(?<![\w-]){_LOGIN}\s*(?:[,，(（]\s*)?"
+        rf"(?:(?:the|a|an|project|core|is|was|as|being|acts\s+as|一位|一名|是|为|作为)\s*)*"
         rf"{_MAINTAINER}(?!s)"
     ),
 )
@@ -181,6 +222,8 @@ _QUANTITY_PATTERNS: tuple[tuple[str, str], ...] = (
         rf"未(?:经)?合并(?:即|就|便|而)?(?:被)?关闭(?:了)?(?:的)?\s*{_ZPR}?{_ZSEP}{_N}",
     ),
     ("closed_unmerged_prs", rf"关闭(?:了)?\s*{_N}{_CL}未(?:经)?合并"),
+    ("closed_unmerged_prs", rf"关闭(?:了)?未(?:经)?合并(?:的)?\s*{_ZPR}?{_ZSEP}{_N}"),
+    ("closed_unmerged_prs", rf"关闭(?:了)?未(?:经)?合并(?:的)?\s*{_N}{_CL}{_ZPR}?"),
     ("merged_prs", rf"{_N}\s+merged\b{_NOT_OTHER}"),
     ("merged_prs", rf"{_N}\s+{_PRS}{_WAS}\s+merged\b"),
     ("merged_prs", rf"merged\s+{_N}\s+{_PRS}"),
@@ -257,7 +300,7 @@ _QUANTITY_PATTERNS: tuple[tuple[str, str], ...] = (
     ("unread_diffs", rf"{_N}{_CL}文件\s*(?:无|没有|缺少)\s*(?:diff|补丁|差异)"),
     ("files", rf"{_N}\s+(?:changed\s+|modified\s+|touched\s+)?files?\b"),
     ("files", rf"{_N}{_CL}文件"),
-    ("files", rf"文件{_ZSEP}{_N}"),
+    ("files", rf"文件{_ZSEP}{_N}(?![\d.,]|\s*(?:行|%|个?(?:字节|token)))"),
 )
 _TIED = [(name, re.compile(rf"(?i){pattern}")) for name, pattern in _QUANTITY_PATTERNS]
 _QUANTITY_WORDS = {
@@ -291,13 +334,35 @@ _CLAUSE_END = re.compile(r"[,;，；。]|\s(?:and|but|while|whereas)\s|而|但")
 
 COPY_TOKENS = 8  # words (or CJK characters) in a row that make a copy
 _TOKEN = re.compile(r"[a-z0-9_]+|[\u3400-\u9fff]")
-# Strangers' words: bodies, comments, reviews, and code from diffs (a string or a list of lines).
-UNTRUSTED_KEYS = frozenset({"body", "body_head", "text", "evidence", "code", "hunk", "added"})
+# Code from diffs (a string or a list of lines): what the change does, written by its author.
+CODE_KEYS = frozenset({"code", "hunk", "added", "removed"})
+# Strangers' words: bodies, comments, reviews, and code (a string or a list of lines).
+UNTRUSTED_KEYS = frozenset({"body", "body_head", "text", "evidence"}) | CODE_KEYS
+# Model text an earlier step wrote and the guard already checked (a PR's summary in a weekly
+# section): its figures stay citable in the sections built on it.
+VERIFIED_KEYS = frozenset({"summary", "why"})
+
+
+# The speaker of a text that sums up a whole thread (a hot card's topic, contention and
+# status): it gives what the participants said, each as theirs.
+THREAD = "*"
+
+
+CJK_COPY_TOKENS = 14  # a run of mostly Chinese characters: a phrase of 8 is no copy yet
 
 
 def _grams(text: str) -> set[tuple[str, ...]]:
+    """Runs of COPY_TOKENS tokens with at least half of them words, and runs of
+    CJK_COPY_TOKENS of any kind (eight Chinese characters are a short phrase, not a copy)."""
     tokens = _TOKEN.findall(text.lower())
-    return {tuple(tokens[i : i + COPY_TOKENS]) for i in range(len(tokens) - COPY_TOKENS + 1)}
+    out = set()
+    for i in range(len(tokens) - COPY_TOKENS + 1):
+        run = tuple(tokens[i : i + COPY_TOKENS])
+        if sum(len(t) > 1 or t.isascii() for t in run) * 2 >= COPY_TOKENS:
+            out.add(run)
+    for i in range(len(tokens) - CJK_COPY_TOKENS + 1):
+        out.add(tuple(tokens[i : i + CJK_COPY_TOKENS]))
+    return out
 
 
 @dataclass
@@ -305,7 +370,11 @@ class Facts:
     """What a task's model text may cite, from the input the model was given.
 
     `text` is the input with its untrusted strings left out: paths, versions and names must
-    appear in it verbatim. `quoted` holds, per author, word runs of what they wrote.
+    appear in it verbatim. `quoted` holds, per author, word runs of what they wrote; `own`
+    their words whole, `prose` (bodies, comments) and `code` (diff lines) everyone's.
+    `sizes` holds, per item ("#N") and per file (path and name), the figures the data gives
+    for it: its added and deleted lines, from the data or from a summary an earlier step
+    verified, so "+358/-1057" is checked against the file it is written beside.
     """
 
     numbers: set[int] = field(default_factory=set)  # item numbers
@@ -318,6 +387,12 @@ class Facts:
     references: dict[str, set[float]] = field(default_factory=dict)  # earlier windows'
     quoted: dict[str, set[tuple[str, ...]]] = field(default_factory=dict)  # author -> runs
     own: dict[str, str] = field(default_factory=dict)  # author -> what they wrote
+    prose: str = ""  # bodies, comments and reviews, lower case
+    code: str = ""  # diff lines, lower case
+    authors: dict[int, str] = field(default_factory=dict)  # item -> its author (lower case)
+    sizes: dict[str, dict[str, set[float]]] = field(default_factory=dict)
+    subject: str | None = None  # the author of the item a card is about (lower case)
+    names: set[str] = field(default_factory=set)  # display names (git authors), not logins
 
     def cites(self, token: str, voices: set[str]) -> bool:
         """Whether a path, version or name may be cited by a sentence giving `voices`' words."""
@@ -326,43 +401,90 @@ class Facts:
     def has_value(self, value: float, voices: set[str]) -> bool:
         if value in self.values:
             return True
-        return any(
-            value in {_num(x) for x in re.findall(r"\d+(?:\.\d+)?", self.own.get(v, ""))}
-            for v in voices
-        )
+        return any(value in _values(self.own.get(v, "")) for v in voices)
 
     def voices(self, sentence: str, speaker: str | None) -> set[str]:
-        """Whose untrusted words the sentence may give: the speaker's, and those of each
-        author it names ("jwbaker opened ... to restore 0.90" attributes jwbaker's words)."""
-        out = {speaker.lower()} if speaker else set()
+        """Whose untrusted words the sentence may give: the speaker's, those of each author
+        it names ("jwbaker opened ... to restore 0.90" attributes jwbaker's words), and, when
+        it says whose claim it states ("作者称", "the PR says"), the author of the item it is
+        about or cites."""
+        out = {speaker.lower()} if speaker and speaker != THREAD else set()
         lowered = sentence.lower()
         for author in self.own:
             if author and re.search(rf"(?<![\w-])@?{re.escape(author)}(?![\w-])", lowered):
                 out.add(author)
+        if _ATTRIBUTION.search(sentence):
+            if self.subject:
+                out.add(self.subject)
+            for match in _REF.finditer(sentence):
+                who = self.authors.get(int(match.group(1)))
+                if who:
+                    out.add(who)
         return out
 
     @classmethod
     def of(cls, payload: Any, *, numbers: set[int], logins: set[str]) -> Facts:
         facts = cls(numbers=set(numbers), logins={x.lower() for x in logins})
-        trusted = facts._walk(payload, (), "")
+        if isinstance(payload, dict) and isinstance(payload.get("author"), str):
+            facts.subject = payload["author"].lower()
+        verified: list[tuple[str, str]] = []  # (entity of the enclosing item, text)
+        trusted = facts._walk(payload, (), "", "", verified)
         facts.text = json.dumps(trusted, ensure_ascii=False, default=str)
-        facts.values = {_num(v) for v in re.findall(r"\d+(?:\.\d+)?", facts.text)}
-        facts.values |= {float(n) for n in numbers}
+        facts.values = _values(facts.text) | {float(n) for n in numbers}
+        facts.prose = facts.prose.lower()
+        facts.code = facts.code.lower()
+        for entity, text in verified:
+            facts._learn_figures(text, entity)
         # A run that the trusted text holds too (a body repeating its title) is no copy.
         known = _grams(" \n ".join(_strings(trusted)))
         facts.quoted = {k: v - known for k, v in facts.quoted.items() if v - known}
         return facts
 
-    def _walk(self, node: Any, keys: tuple[str, ...], owner: str) -> Any:
-        """The node without untrusted strings; records counts, files, roles and quotes."""
+    def _size(self, entity: str, quantity: str, value: Any) -> None:
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            self.sizes.setdefault(entity.lower(), {}).setdefault(quantity, set()).add(float(value))
+
+    def _walk(
+        self,
+        node: Any,
+        keys: tuple[str, ...],
+        owner: str,
+        item: str,
+        verified: list[tuple[str, str]],
+    ) -> Any:
+        """The node without untrusted strings; records counts, files, roles, sizes and
+        quotes."""
         if isinstance(node, list):
-            return [self._walk(x, keys, owner) for x in node]
+            return [self._walk(x, keys, owner, item, verified) for x in node]
         if not isinstance(node, dict):
             return node
+        for key in ("author_name", "name", "author"):
+            # A git author is a display name ("Qiu Chunshuo"): never a login to link.
+            value = node.get(key)
+            if isinstance(value, str) and (key != "author" or " " in value.strip()):
+                self.names.add(value.strip())
         who = node.get("login") or node.get("author") or owner
         who = who.lower() if isinstance(who, str) else owner
         if isinstance(node.get("login"), str) and isinstance(node.get("role"), str):
             self.roles.setdefault(node["login"].lower(), node["role"])
+        number = node.get("number")
+        if isinstance(number, int) and not isinstance(number, bool):
+            item = f"#{number}"
+            if isinstance(node.get("author"), str):
+                self.authors[number] = node["author"].lower()
+            nested = node.get("size")
+            size: dict[str, Any] = nested if isinstance(nested, dict) else node
+            for key in ("additions", "deletions", "changed_files"):
+                self._size(item, _QUANTITY_KEYS[key], size.get(key))
+        path = node.get("path")
+        if isinstance(path, str) and path:
+            given = node.get("numbers")
+            figures: dict[str, Any] = given if isinstance(given, dict) else node
+            for entity in (path, path.rsplit("/", 1)[-1]):
+                for key in ("additions", "deletions"):
+                    self._size(entity, key, figures.get(key))
+                # A risk rule's changed lines of one file: added plus deleted.
+                self._size(entity, "lines", figures.get("lines"))
         out: dict[str, Any] = {}
         for key, value in node.items():
             key = str(key)
@@ -372,20 +494,75 @@ class Facts:
                     joined = "\n".join(lines)
                     self.quoted.setdefault(who, set()).update(_grams(joined))
                     self.own[who] = self.own.get(who, "") + "\n" + joined
+                    if key in CODE_KEYS:
+                        self.code += "\n" + joined
+                    else:
+                        self.prose += "\n" + joined
                     continue
+            if key in VERIFIED_KEYS and isinstance(value, str):
+                verified.append((item, value))
             if key == "path" and isinstance(value, str):
                 self.files.update({value, value.rsplit("/", 1)[-1]})
             quantity = _QUANTITY_KEYS.get(key.removeprefix("previous_week_"))
-            counts = isinstance(value, int | float) and not isinstance(value, bool)
             # A change in percent is no count, whatever key it is filed under.
-            if quantity is not None and counts and not any("percent" in k for k in keys):
+            if (
+                quantity is not None
+                and isinstance(value, int | float)
+                and not isinstance(value, bool)
+                and not any("percent" in k for k in keys)
+            ):
                 earlier = any(k.startswith(_REFERENCE_KEYS) for k in (*keys, key))
                 target = self.references if earlier else self.quantities
                 target.setdefault(quantity, set()).add(float(value))
             if key == "participants" and isinstance(value, list):
                 self.quantities.setdefault("participants", set()).add(float(len(value)))
-            out[key] = self._walk(value, (*keys, key), who)
+            out[key] = self._walk(value, (*keys, key), who, item, verified)
         return out
+
+    def _learn_figures(self, text: str, item: str) -> None:
+        """The added and deleted lines a verified summary states, filed under the item it
+        summarises and the files each figure is written beside."""
+        for name, value, begin, end in _tied_numbers(text):
+            if name not in ("additions", "deletions"):
+                continue
+            self.quantities.setdefault(name, set()).add(value)
+            for entity in {item, *self._entities(text, begin, end)} - {""}:
+                self.sizes.setdefault(entity, {}).setdefault(name, set()).add(value)
+
+    def _entities(self, text: str, begin: int, end: int) -> list[str]:
+        """The items (#N) and files the clause around text[begin:end] names."""
+        clause_start, clause = _clause_at(text, begin, end)
+        del clause_start
+        found = [f"#{m.group(1)}" for m in _REF.finditer(clause)]
+        for m in _ENTITY_FILE.finditer(clause):
+            token = m.group(0).lower()
+            if token in self.sizes or token.rsplit("/", 1)[-1] in self.sizes:
+                found.append(token if token in self.sizes else token.rsplit("/", 1)[-1])
+            elif token in {f.lower() for f in self.files}:
+                found.append(token)
+        return found
+
+    def allowed(self, name: str, text: str, begin: int, end: int) -> tuple[set[float], str]:
+        """The values a figure tied to `name` may take in this clause, and what it is of:
+        the figures of the items and files the clause names when the data has them, else
+        every value the data gives that quantity."""
+        scoped: set[float] = set()
+        named: list[str] = []
+        for entity in self._entities(text, begin, end):
+            figures = self.sizes.get(entity, {})
+            values = set(figures.get(name, set()))
+            if name in ("additions", "deletions") and not values:
+                values = set(figures.get("lines", set()))
+            if values:
+                scoped |= values
+                named.append(entity)
+        if scoped:
+            return scoped, " and ".join(dict.fromkeys(named))
+        return set(self.quantities.get(name, set())), ""
+
+
+def _values(text: str) -> set[float]:
+    return {_num(v) for v in re.findall(r"\d+(?:\.\d+)?", text)}
 
 
 def _strings(node: Any) -> Iterable[str]:
@@ -416,48 +593,137 @@ def _blank(pattern: re.Pattern[str], text: str, *, words_only: bool = False) -> 
     return pattern.sub(blank, text)
 
 
-def problems(sentence: str, facts: Facts, *, speaker: str | None = None) -> list[str]:
-    """Why a sentence cannot stay (empty: it can).
+def _show(values: Iterable[float]) -> str:
+    shown = [str(v) for v in sorted({int(v) if v == int(v) else v for v in values})]
+    if len(shown) > 6:
+        return ", ".join(shown[:6]) + ", …"
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+
+
+def problems(
+    sentence: str, facts: Facts, *, speaker: str | None = None, claims: bool = False
+) -> list[str]:
+    """Why a sentence cannot stay (empty: it can), each said so that a writer can fix it.
 
     `speaker` is the person the sentence speaks for (a participant's stance, a PR summary in
     its author's words): their untrusted text may be quoted and its paths, versions and
     numbers cited, and so may that of anyone the sentence names; nobody else's. A count
     ("4 new PRs") must still match the facts, whoever speaks.
+
+    `claims`: whether a figure or term that only someone's prose holds must be attributed
+    ("作者称 313us → 76us"): so in the report's own voice, not in a participant's stance.
     """
     out: list[str] = []
     if _URL.search(sentence):
-        out.append("a link")
+        out.append("a link: no URLs or links in the report")
+    if _SECRET.search(sentence):
+        out.append("a secret (an API key or token): never repeat one")
     if _COMMAND.search(sentence):
-        out.append("a command")
-    if _INJECTION.search(sentence) or _ADDRESS.search(sentence) or _requests(sentence, facts):
-        out.append("an instruction")
+        out.append("a shell command: describe the change instead")
+    if (
+        _INJECTION.search(sentence)
+        or _ADDRESS.search(sentence)
+        or _ADVICE.search(sentence)
+        or _requests(sentence, facts)
+    ):
+        out.append("an instruction to the reader: describe, and make recommendations impersonal")
     for match in _DOMAIN.finditer(sentence):
         if match.group(0) not in facts.files:
-            out.append(f"a domain {match.group(0)}")
-    if any(ip.group(0) not in facts.text for ip in _IP.finditer(sentence)):
-        out.append("an address")
+            out.append(f"a domain name {match.group(0)}: no domains in the report")
+    for ip in _IP.finditer(sentence):
+        if ip.group(0) not in facts.text and not _SECTION_NUMBER.search(
+            sentence[max(0, ip.start() - 12) : ip.end() + 6]
+        ):
+            out.append(f"an address {ip.group(0)}: no IP addresses in the report")
     out += _role_problems(sentence, facts)
     voices = facts.voices(sentence, speaker)
+    # A thread's summary may cite what any participant said (figures, names), but copies
+    # only of those it names.
+    cited = voices | set(facts.own) if speaker == THREAD else voices
     rest = sentence
     for match in _REF.finditer(sentence):
         if int(match.group(1)) not in facts.numbers:
-            out.append(f"#{match.group(1)}")
+            out.append(f"#{match.group(1)} is not an item of the data")
     rest = _blank(_REF, rest)
     for match in _MENTION.finditer(rest):
         if match.group(1).lower() not in facts.logins:
-            out.append(f"@{match.group(1)}")
+            out.append(f"@{match.group(1)} is not a login of the data")
     rest = _blank(_MENTION, rest)
     for pattern in (_PATH, _FILE, _VERSION):
         for match in pattern.finditer(rest):
             token = match.group(0).rstrip("/.")
             if pattern is _PATH and not _LETTER.search(token):
                 continue  # "+120/-30" is numbers, checked below
-            if token and not facts.cites(token, voices):
-                out.append(token)
+            if not token or facts.cites(token, cited):
+                continue
+            if pattern is _PATH and _slash_name(token, facts, cited):
+                continue  # "P/D", "nightly/weekly": names the data holds, joined
+            if pattern is _VERSION and _wildcard(token, facts):
+                continue
+            kind = "name" if pattern is _PATH and "." not in token else "path, file or version"
+            out.append(f"{token} is not a {kind} the data writes: write it as the data does")
         rest = _blank(pattern, rest, words_only=pattern is _PATH)
-    out += _number_problems(rest, facts, voices)
+    rest = _blank(_WILDCARD, rest)
+    claims = claims and not _ATTRIBUTION.search(sentence)
+    out += _number_problems(rest, sentence, facts, cited, claims=claims)
     out += _copy_problems(sentence, facts, voices)
+    if claims and not out:
+        out += _claim_problems(sentence)
     return out
+
+
+# What only a PR's author or a reporter can know, stated as the report's own words: an earlier
+# state, a cause, a measured effect ("此前…一律回 500", "导致 CI 失败", "从 313us 降到 76us").
+_CLAIM = re.compile(
+    r"(?:此前|之前)(?!\s*(?:的)?\s*(?:\d+\s*个)?\s*(?:窗口|周|天|日|一周|一天))|原先|原来|原本|"
+    r"原因(?:是|在于|为)|导致|引起|造成|因此|因而|由于|否则|会得到|一律|误用|"
+    r"降到|降至|升至|冲突|内部重构|无用户可见|用户不可见|已在上游修复|上游已修复|"
+    r"原(?=[^，。；\s]{0,3}(?:代理|手动|缓冲|实现|逻辑|代码|路径|方案|行为|配置|hook|接口))|"
+    r"这(?:一改动|一修改|个\s*PR|次改动)?(?:修复|恢复|解决|避免|改善|提升|加速|消除)|"
+    r"用于(?:改善|修复|解决|提升|优化|加速)|"
+    r"(?i:\b(?:previously|because|caused?|due\s+to|otherwise|led\s+to|leads\s+to|"
+    r"resulted\s+in|conflicts?\s+with|this\s+(?:fixes|restores|resolves|avoids|improves|speeds))\b)"
+)
+
+
+def _claim_problems(sentence: str) -> list[str]:
+    """A cause, an earlier state or a measured effect given as the report's own statement:
+    only the PR's author or the reporter can say that, so say who does."""
+    found = _CLAIM.search(sentence)
+    if not found:
+        return []
+    return [
+        f'states a claim as fact ("{found.group(0)}" is what its author says, not a computed '
+        'fact): say whose claim it is ("the author says …", "作者称…", "据描述…")'
+    ]
+
+
+def _slash_name(token: str, facts: Facts, voices: set[str]) -> bool:
+    """Whether a slash-joined token is names the data holds ("P/D", "w13/w2", "A2/A3/310P")
+    rather than a path: no part has a file extension, the first is no directory of the
+    data's files, and every part is a word of the data."""
+    parts = [p for p in token.split("/") if p]
+    if len(parts) < 2 or any(_FILE.fullmatch(p) for p in parts):
+        return False
+    if any(f.startswith(parts[0] + "/") for f in facts.files):
+        return False
+    if all(re.fullmatch(r"[A-Za-z]{1,3}", p) for p in parts):
+        return True  # an abbreviation: "P/D", "I/O", "TP/DP"
+    haystack = "\n".join((facts.text.lower(), facts.prose, facts.code))
+    return all(
+        re.search(rf"(?<![a-z0-9]){re.escape(p.lower())}(?![a-z0-9])", haystack)
+        or _wildcard(p, facts)
+        for p in parts
+    )
+
+
+def _wildcard(token: str, facts: Facts) -> bool:
+    """ "5.x" or "v0.27.x": a series the data names a member of."""
+    match = _WILDCARD.fullmatch(token)
+    if not match:
+        return False
+    stem = match.group(1)
+    return re.search(rf"(?<![\d.]){re.escape(stem)}\.\d", facts.text) is not None
 
 
 def _requests(sentence: str, facts: Facts) -> bool:
@@ -482,44 +748,220 @@ def _role_problems(sentence: str, facts: Facts) -> list[str]:
             login = match.group(1).lower()
             role = facts.roles.get(login)
             if role is not None and role != "maintainer":
-                out.append(f"{match.group(1)} as maintainer (is {role})")
+                out.append(f"{match.group(1)} is called a maintainer; the data has {role}")
     return out
 
 
-def _number_problems(text: str, facts: Facts, voices: set[str]) -> list[str]:
-    tied: dict[int, tuple[str, int, int]] = {}  # number offset -> quantity, clause span
+def _tied_numbers(text: str) -> list[tuple[str, float, int, int]]:
+    """(quantity, value, clause begin, clause end) of each number a pattern ties."""
+    tied: dict[int, tuple[str, float, int, int]] = {}
     for name, pattern in _TIED:
         for match in pattern.finditer(text):
             start = match.start("n")
             if start not in tied:
-                tied[start] = (name, match.start(), match.end())
+                tied[start] = (name, _num(match.group("n")), match.start(), match.end())
+    return [tied[k] for k in sorted(tied)]
+
+
+def _number_problems(
+    text: str, sentence: str, facts: Facts, voices: set[str], *, claims: bool = False
+) -> list[str]:
+    """Numbers `text` (the sentence with references, names and paths blanked) gives: tied to
+    a quantity, they must be its value (for the item or file the clause names, when the
+    data has its figures); untied, they must be in the data, or in the words of whoever
+    the sentence speaks for. Counts written as words ("twenty PRs merged") are tied too."""
     out: list[str] = []
-    for match in _NUMBER.finditer(text):
+    worded, where = _digits(text)
+    tied: dict[int, tuple[str, int, int]] = {}
+    for name, pattern in _TIED:
+        for match in pattern.finditer(worded):
+            start = match.start("n")
+            if start not in tied:
+                tied[start] = (name, match.start(), match.end())
+    for match in _NUMBER.finditer(worded):
         token = match.group(0)
         value = _num(token)
+        from_word = text[where[match.start()] : where[match.end()]] != token
         hit = tied.get(match.start())
         if hit is not None:
             name, begin, end = hit
-            allowed = set(facts.quantities.get(name, ()))
-            if _COMPARISON.search(_clause(text, begin, end)):
+            clause = _clause(worded, begin, end)
+            allowed, scope = facts.allowed(name, sentence, where[begin], where[end])
+            if _COMPARISON.search(clause):
                 allowed |= facts.references.get(name, set())
-            if name in facts.quantities or name in facts.references:
+            if allowed or name in facts.references:
                 if value not in allowed:
-                    out.append(f"{token} {_QUANTITY_WORDS[name]}")
+                    what = f"{_QUANTITY_WORDS[name]} of {scope}" if scope else _QUANTITY_WORDS[name]
+                    if allowed:
+                        out.append(
+                            f"{token} {_QUANTITY_WORDS[name]}: the data has {_show(allowed)} {what}"
+                        )
+                    else:
+                        out.append(
+                            f"{token} {_QUANTITY_WORDS[name]}: the data gives no such figure "
+                            "for this window"
+                        )
                 continue
+        if from_word:
+            continue  # "one of the PRs": a word, checked only when it counts something
         # "1,024" may be a thousands separator or a list ("128,128"): either reading will do.
-        if not facts.has_value(value, voices) and not all(
-            facts.has_value(_num(part), voices) for part in token.split(",")
+        if value in facts.values or all(_num(p) in facts.values for p in token.split(",")):
+            continue
+        if _named(worded, match.start(), token, facts):
+            continue  # "Atlas 800", "Qwen3 30B": a name the data writes so
+        code = value in _values(facts.code)
+        if (code or not claims) and (
+            facts.has_value(value, voices)
+            or all(facts.has_value(_num(part), voices) for part in token.split(","))
         ):
-            out.append(token)
+            continue
+        if value in _values(facts.prose + facts.code):
+            out.append(
+                f"{token} is a figure from someone's text, not the data: attribute it to its "
+                'author ("the author reports …", "作者称…") or leave it out'
+            )
+        else:
+            out.append(
+                f"{token} is not a figure of the data: give the data's own figures "
+                "(sums, differences and counts of a list are not checked, so not allowed)"
+            )
     return out
+
+
+_EN_UNITS = {
+    w: k
+    for k, w in enumerate(
+        [
+            "zero",
+            "_",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+            "thirteen",
+            "fourteen",
+            "fifteen",
+            "sixteen",
+            "seventeen",
+            "eighteen",
+            "nineteen",
+        ]
+    )
+    if w != "_"
+}
+_EN_TENS = {
+    w: 10 * k
+    for k, w in enumerate(
+        ["_", "_", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+    )
+    if w != "_"
+}
+_EN_WORD = re.compile(
+    r"(?i)\b(?:(?P<tens>"
+    + "|".join(_EN_TENS)
+    + r")(?:[\s-](?P<unit>"
+    + "|".join(w for w in _EN_UNITS if _EN_UNITS[w] < 10 and w != "zero")
+    + r"))?|(?P<small>"
+    + "|".join(_EN_UNITS)
+    + r")|(?P<hundred>a|one)\s+hundred"
+    r"|(?P<no>no)(?=\s+(?:new\s+|merged\s+|open\s+|closed\s+)?(?:PRs?|pull\s+requests?|"
+    r"issues?|comments?|reviews?|files?|participants?|reactions?)\b))\b"
+)
+_ZH_DIGITS = {
+    "零": 0,
+    "两": 2,
+    "二": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+    "一": 1,
+}
+_ZH_WORD = re.compile(
+    r"[零一二两三四五六七八九十百千]+(?=\s*(?:个|条|项|份|位|名|次|PR|pull|issue|Issue))"
+)
+
+
+def _zh_value(word: str) -> int | None:
+    total, current = 0, 0
+    for ch in word:
+        if ch in _ZH_DIGITS:
+            current = _ZH_DIGITS[ch]
+        elif ch in "十百千":
+            unit = {"十": 10, "百": 100, "千": 1000}[ch]
+            total += (current or 1) * unit
+            current = 0
+        else:
+            return None
+    return total + current
+
+
+def _digits(text: str) -> tuple[str, list[int]]:
+    """The text with counts written as words given in digits ("Twenty PRs" -> "20 PRs",
+    "二十个" -> "20个", "No PRs were merged" -> "0 PRs were merged"), and for each of its
+    characters the offset it came from. "One"/"一" stay words: they are mostly articles."""
+    spans: list[tuple[int, int, str]] = []
+    for m in _EN_WORD.finditer(text):
+        if m.group("tens"):
+            value = _EN_TENS[m.group("tens").lower()]
+            value += _EN_UNITS.get((m.group("unit") or "").lower(), 0)
+        elif m.group("small"):
+            value = _EN_UNITS[m.group("small").lower()]
+        elif m.group("hundred"):
+            value = 100
+        else:
+            value = 0
+        spans.append((m.start(), m.end(), str(value)))
+    for m in _ZH_WORD.finditer(text):
+        counted = _zh_value(m.group(0))
+        if counted is not None and counted != 1:
+            spans.append((m.start(), m.end(), str(counted)))
+    out: list[str] = []
+    where: list[int] = []
+    at = 0
+    for begin, end, digits in sorted(spans):
+        if begin < at:
+            continue
+        out.append(text[at:begin])
+        where.extend(range(at, begin))
+        out.append(digits)
+        where.extend([begin] * len(digits))
+        at = end
+    out.append(text[at:])
+    where.extend(range(at, len(text)))
+    where.append(len(text))
+    return "".join(out), where
+
+
+def _named(text: str, start: int, token: str, facts: Facts) -> bool:
+    """Whether the number is part of a name ("Atlas 800", "Qwen3 30B"): it follows a
+    capitalised word, and the data writes the two together."""
+    word = re.search(r"([A-Z][A-Za-z0-9.\-]*)\s+$", text[:start])
+    if word is None:
+        return False
+    phrase = f"{word.group(1)} {token}".lower()
+    return phrase in facts.prose or phrase in facts.code or phrase in facts.text.lower()
 
 
 def _clause(text: str, begin: int, end: int) -> str:
     """The clause around text[begin:end]: out to the nearest comma, semicolon or "and"."""
+    return _clause_at(text, begin, end)[1]
+
+
+def _clause_at(text: str, begin: int, end: int) -> tuple[int, str]:
     left = max((m.end() for m in _CLAUSE_END.finditer(text, 0, begin)), default=0)
     after = _CLAUSE_END.search(text, end)
-    return text[left : after.start() if after else len(text)]
+    return left, text[left : after.start() if after else len(text)]
 
 
 def _copy_problems(sentence: str, facts: Facts, voices: set[str]) -> list[str]:
@@ -528,25 +970,36 @@ def _copy_problems(sentence: str, facts: Facts, voices: set[str]) -> list[str]:
     grams = _grams(sentence)
     for author, runs in facts.quoted.items():
         if author not in voices and grams & runs:
-            return [f"words copied from {author or 'the data'}"]
+            who = f"@{author}" if author else "the data"
+            return [f"copies words of {who} without saying so: attribute them or paraphrase"]
     return []
+
+
+def unmention(sentence: str, facts: Facts) -> str:
+    """The sentence with "@" taken off the display names the data gives ("@Qiu Chunshuo"
+    -> "Qiu Chunshuo"): a git author has no login, so the name is shown as plain text rather
+    than the sentence dropped for an unknown login."""
+    for name in sorted(facts.names, key=len, reverse=True):
+        sentence = re.sub(rf"@({re.escape(name)})(?![\w-])", r"\1", sentence, flags=re.I)
+    return sentence
 
 
 def sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE.split(" ".join(text.split())) if s.strip()]
 
 
-def keep_faithful(text: str, facts: Facts, *, speaker: str | None = None) -> tuple[str, int]:
+def keep_faithful(
+    text: str, facts: Facts, *, speaker: str | None = None, claims: bool = False
+) -> tuple[str, int]:
     """The text without the sentences that cite what the facts lack, and how many went."""
-    kept: list[str] = []
-    dropped = 0
-    for sentence in sentences(text):
-        if problems(sentence, facts, speaker=speaker):
-            dropped += 1
-        else:
-            kept.append(sentence)
+    kept = [s for s in sentences(text) if not problems(s, facts, speaker=speaker, claims=claims)]
+    return join(kept), len(sentences(text)) - len(kept)
+
+
+def join(kept: list[str]) -> str:
+    """Sentences back into a paragraph (no spaces between Chinese ones)."""
     joiner = "" if kept and all(_cjk_end(s) for s in kept) else " "
-    return joiner.join(kept), dropped
+    return joiner.join(kept)
 
 
 def _cjk_end(sentence: str) -> bool:

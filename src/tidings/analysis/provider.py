@@ -296,7 +296,8 @@ class Provider:
         self._local.cost = (before[0] + prompt, before[1] + completion)
         choice = response.choices[0] if response.choices else None
         content = (choice.message.content if choice is not None else None) or ""
-        return content
+        # An endpoint may echo the key it was sent: it never reaches the cache or a report.
+        return redact(content)
 
     # -- helpers -----------------------------------------------------------------------------
 
