@@ -348,6 +348,9 @@ VERIFIED_KEYS = frozenset({"summary", "why"})
 THREAD = "*"
 
 
+# An untied whole number up to this, in a summary, note or stance, is a count the writer made
+# of a list the data shows ("two patches", "9 个测试"); figures above it must be the data's.
+SMALL_COUNT = 12
 CJK_COPY_TOKENS = 14  # a run of mostly Chinese characters: a phrase of 8 is no copy yet
 
 
@@ -705,6 +708,12 @@ def _slash_name(token: str, facts: Facts, voices: set[str]) -> bool:
     parts = [p for p in token.split("/") if p]
     if len(parts) < 2 or any(_FILE.fullmatch(p) for p in parts):
         return False
+    if all(
+        (m := re.fullmatch(r"([A-Za-z]{1,3})(\d+)", p))
+        and float(m.group(2)) in _values(haystack_of(facts))
+        for p in parts
+    ):
+        return True  # "dp2/tp8": parallel sizes the data gives as numbers
     if any(f.startswith(parts[0] + "/") for f in facts.files):
         return False
     if all(re.fullmatch(r"[A-Za-z]{1,3}", p) for p in parts):
@@ -715,6 +724,10 @@ def _slash_name(token: str, facts: Facts, voices: set[str]) -> bool:
         or _wildcard(p, facts)
         for p in parts
     )
+
+
+def haystack_of(facts: Facts) -> str:
+    return "\n".join((facts.text.lower(), facts.prose, facts.code))
 
 
 def _wildcard(token: str, facts: Facts) -> bool:
@@ -809,6 +822,12 @@ def _number_problems(
             continue
         if _named(worded, match.start(), token, facts):
             continue  # "Atlas 800", "Qwen3 30B": a name the data writes so
+        if not claims and value == int(value) and value <= SMALL_COUNT and "." not in token:
+            continue  # "9 个真实请求", "3 个主版本": the writer's count of what the data lists
+        if worded[match.end() : match.end() + 1] == "%" and any(
+            abs(value / 100 - v) < 1e-9 for v in _values(facts.text + facts.prose + facts.code)
+        ):
+            continue  # "98%" where the data writes 0.98
         code = value in _values(facts.code)
         if (code or not claims) and (
             facts.has_value(value, voices)
