@@ -407,10 +407,11 @@ class Analyst:
         return [functools.partial(run, batch) for batch in _batches(todo, per_batch)]
 
     def _facts_for(self, data: WindowData, payload: Any, logins: Iterable[str]) -> Facts:
-        # Only item numbers the payload states as facts (`number`, `linked`, ...) and that are
-        # items of the window are citable; a "#N" inside someone's text is theirs, not the
-        # report's, and an item outside the window is not this report's to cite.
-        numbers = {n for n in _numbers_in(payload) if n in data.items}
+        # Only item numbers the payload states as facts (`number`, `linked`, ...) and that the
+        # store holds are citable: the window's items, and the items they link to or name
+        # (`related` entries; WindowData.named). A "#N" inside someone's text is theirs, not
+        # the report's, and so is a number that names nothing the store holds.
+        numbers = {n for n in _numbers_in(payload) if data.known(n) is not None}
         return Facts.of(payload, numbers=numbers, logins={x for x in logins if x})
 
     def _card_guard(self, data: WindowData, card: dict[str, Any]) -> Facts:
@@ -910,7 +911,9 @@ def _batches(cards: list[dict[str, Any]], per_batch: int) -> list[list[dict[str,
 
 
 def _numbers_in(payload: Any) -> Iterable[int]:
-    """Values of `number`, `linked` and `closes_issues` fields anywhere in a payload."""
+    """Values of `number`, `linked` and `closes_issues` fields anywhere in a payload: an
+    item's own number, and those of its `related` entries and of the PR that closed it
+    (`ending.closed_by_pr`), which are `number` fields too. Never a number from text."""
     if isinstance(payload, dict):
         for key, value in payload.items():
             if key == "number" and isinstance(value, int):
