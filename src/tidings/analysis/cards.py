@@ -11,6 +11,7 @@ from typing import Any
 
 from tidings.analysis.related_fields import (
     ending_entry,
+    ending_logins,
     pick_review_notes,
     related_entries,
     review_entry,
@@ -258,5 +259,5 @@ def card_logins(card: dict[str, Any]) -> set[str]:
     logins = {card.get("author")}
     for key in ("reviews", "participants", "comments", "review_threads", "review_comments"):
         logins |= {x.get("login") for x in card.get(key, [])}
-    logins.add(card.get("ending", {}).get("merged_by"))
+    logins |= ending_logins(card)
     return {x for x in logins if x}

@@ -34,7 +34,8 @@ def _entry(r: Related) -> dict[str, Any]:
 
 def ending_entry(data: WindowData, number: int) -> dict[str, Any]:
     """The `ending` field: the thread's state and, once closed, when, who merged it (a PR) or
-    the merged PR that closed it (an issue) and GitHub's reason, where the store knows them."""
+    the merged PR that closed it and who merged that (an issue) and GitHub's reason, where the
+    store knows them."""
     end = ending(data, number)
     out: dict[str, Any] = {"state": end.state}
     if end.at is not None:
@@ -46,8 +47,18 @@ def ending_entry(data: WindowData, number: int) -> dict[str, Any]:
     if end.closed_by_pr is not None:
         pr = _entry(end.closed_by_pr)
         del pr["relation"]
+        merger = data.known(end.closed_by_pr.number)
+        if merger is not None and merger.merged_by:
+            pr["merged_by"] = merger.merged_by  # whose merge closed the issue
         out["closed_by_pr"] = pr
     return out
+
+
+def ending_logins(card: dict[str, Any]) -> set[str]:
+    """The logins a card's `ending` names (who merged the PR, or the PR that closed it)."""
+    end = card.get("ending") or {}
+    found = {end.get("merged_by"), (end.get("closed_by_pr") or {}).get("merged_by")}
+    return {x for x in found if isinstance(x, str) and x}
 
 
 def pick_review_notes(notes: list[ReviewNote], shown: set[tuple[str, int]]) -> list[ReviewNote]:
