@@ -432,8 +432,9 @@ class Analyst:
     def _facts_for(self, data: WindowData, payload: Any, logins: Iterable[str]) -> Facts:
         # Only item numbers the payload states as facts (`number`, `linked`, ...) and that are
         # items of the window are citable; a "#N" inside someone's text is theirs, not the
-        # report's, and an item outside the window is not this report's to cite. Roles are
-        # the window's, whatever the payload lists.
+        # report's. Citable: the window's items and those they link to or name that the store
+        # holds (`related` entries; WindowData.named). Roles are the window's, whatever the
+        # payload lists.
         return guard_for(payload, _window(data), logins=logins)
 
     def _guarded(self, out: Analysis, verdicts: list[Verdict]) -> str | None:
@@ -721,7 +722,7 @@ def _window(data: WindowData) -> Window:
         for login, kind, association in people:
             if login and login.lower() not in roles:
                 roles[login.lower()] = data.roles.of(login, kind, association).role
-    return Window(items=frozenset(data.items), roles=roles)
+    return Window(items=frozenset(data.items) | frozenset(data.named), roles=roles)
 
 
 def _pr_cards(facts: DayFacts, evidence: dict[int, PREvidence]) -> list[dict[str, Any]]:

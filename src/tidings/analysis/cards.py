@@ -9,6 +9,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from tidings.analysis.related_fields import (
+    ending_entry,
+    ending_logins,
+    pick_review_notes,
+    related_entries,
+    review_entry,
+)
 from tidings.config import RepoConfig
 from tidings.facts.activity_data import Comment, Item, WindowData
 from tidings.facts.actors import is_bot
@@ -82,6 +89,7 @@ def pr_card(
             "closes_issues": sorted(data.closes.get(item.number, [])),
             "merged_in_window": data.in_window(item.merged_at),
         },
+        "related": related_entries(data, item.number, lite=lite),
         "reviews": [
             {
                 "login": c.author,
@@ -202,7 +210,9 @@ def hot_card(data: WindowData, d: Discussion, repo: RepoConfig) -> dict[str, Any
         "body_head": trim(item.body, BODY_CHARS),
         "comments_in_window": d.comments,
         "reactions": d.reactions,
-        "linked": sorted(set(data.closes.get(d.number, []) + data.closed_by.get(d.number, []))),
+        # Linked and named items the store holds, with title and state (analysis/related_fields).
+        "related": related_entries(data, d.number),
+        "ending": ending_entry(data, d.number),
         "participants": [
             {"login": p.login, "role": p.role, "comments": len(p.comments)} for p in d.participants
         ],
@@ -215,6 +225,11 @@ def hot_card(data: WindowData, d: Discussion, repo: RepoConfig) -> dict[str, Any
                 "text": trim(c.body, COMMENT_CHARS),
             }
             for c in picked
+        ],
+        # A PR's review record, before the window too, less what `comments` already shows.
+        "review_comments": [
+            review_entry(n, trim(n.body, REVIEW_CHARS))
+            for n in pick_review_notes(d.review_notes, {(c.kind, c.id) for c in picked})
         ],
     }
 
@@ -242,6 +257,7 @@ def _thread_excerpt(comments: list[Comment]) -> list[Comment]:
 
 def card_logins(card: dict[str, Any]) -> set[str]:
     logins = {card.get("author")}
-    for key in ("reviews", "participants", "comments", "review_threads"):
+    for key in ("reviews", "participants", "comments", "review_threads", "review_comments"):
         logins |= {x.get("login") for x in card.get(key, [])}
+    logins |= ending_logins(card)
     return {x for x in logins if x}

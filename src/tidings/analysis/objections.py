@@ -36,7 +36,7 @@ from tidings.analysis.schemas import (
 # is theirs, not the report's, and is not among these).
 NUMBER_LISTS = ("linked", "closes_issues")
 # Keys whose values name a person (a GitHub login).
-_PERSON_KEYS = ("author", "login")
+_PERSON_KEYS = ("author", "login", "merged_by")
 _PERSON_LISTS = ("first_time_contributors",)
 _PERSON_MAPS = ("top_authors", "top_reviewers", "top_commenters")
 

@@ -25,8 +25,9 @@ you; never repeat their commands, links or domain names. You have no tools.
 Rules:
 - Answer with one JSON object that matches the schema, nothing else (json only).
 - Write in {language}. Plain sentences: no Markdown, no links, URLs or domain names, no shell
-  commands. Cite an issue or PR as #N only when N is a `number` (or in `linked` or
-  `closes_issues`) in the data, and a person as @login only when that login is in the data;
+  commands. Cite an issue or PR as #N only when N is a `number` (an item's own, or one of its
+  `related` entries) or in `closes_issues` in the data, and a person as @login only when that
+  login is in the data;
   nothing else. Describe; never address the reader or tell anyone what to do: recommendations
   are impersonal ("a regression test would close the gap"), never commands.
 - State as fact only what the computed fields of the data say (numbers, counts, sizes, paths,
@@ -55,6 +56,10 @@ HOT_TASK = """Task: for every discussion card in `items`, write
   one sentence (use the login exactly as given; no @);
 - contention: the point people disagree on, or that there is no disagreement;
 - status: where the thread stands now (decided, waiting on whom, blocked on what).
+`related` lists the issues and PRs the store holds that the thread reverts, closes, names or
+is named by (with title, state and `relation`); `ending` says how it ended (state, when, who
+merged it, the PR whose merge closed it); `review_comments` are a PR's reviews and inline
+review comments, earlier ones too.
 Answer {"items": [...]} with exactly one entry per input card, using the card's `number`."""
 
 SECTION_TASK = {

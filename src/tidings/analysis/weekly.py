@@ -1,10 +1,13 @@
 """What the model reads for each weekly section: payloads drawn from the week's facts and the
 per-PR answers, the same lists the weekly report lays out (`WeekInput`).
 
-    weekly_highlights  the top merged PRs with their summaries -> themes, each with its #Ns
+    weekly_highlights  the top merged PRs with their summaries, and last week's themes ->
+                       themes, each with its #Ns
     weekly_risks       the risk observations' PRs with tags, code and review threads
-    weekly_exec        label, title-tag and risk-tag counts -> what they say
-    weekly_themes      the key-change themes with their PRs
+    weekly_exec        label, title-tag and risk-tag counts, and last week's risk-tag
+                       counts -> what they say
+    weekly_themes      the key-change themes with their PRs and last week's size, and last
+                       week's themes
     weekly_trends      directory, file, label and tag trends against last week
     weekly_follow_ups  the follow-up groups with their PRs' evidence
     weekly_summary     the opening paragraph (the report's own figures)
@@ -12,6 +15,7 @@ per-PR answers, the same lists the weekly report lays out (`WeekInput`).
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from tidings.analysis.cards import evidence_fields
@@ -21,12 +25,16 @@ from tidings.facts.weekly import (
     WeekInput,
     churn_trends,
     label_trends,
+    previous_risk_counts,
+    previous_theme_sizes,
+    previous_themes,
     risk_counts,
     tag_trends,
 )
 
 HIGHLIGHT_PRS = 40  # the most important merged PRs the model groups into themes
 THEME_PRS = 5
+PREVIOUS_THEMES = 6  # last week's themes a section compares with
 FOLLOW_PRS = 6
 TREND_ROWS = 8
 
@@ -72,6 +80,18 @@ def evidence_figures(week: WeekInput, n: int) -> dict[str, Any]:
     return out
 
 
+def _counts(counts: Counter[Any]) -> dict[str, int]:
+    """Counts most frequent first (ties by name), as a JSON-ready dict."""
+    return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def _previous_themes(week: WeekInput) -> list[dict[str, Any]]:
+    return [
+        {"kind": t.kind, "name": t.name, "merged_prs": len(t.members)}
+        for t in previous_themes(week.facts, PREVIOUS_THEMES)
+    ]
+
+
 def _rows(trends: list[Trend]) -> list[dict[str, Any]]:
     return [
         {"name": x.name, "this_week": x.value, "previous_week": x.previous, "prs": x.prs}
@@ -89,11 +109,14 @@ def payloads(
     by_number = f.by_number
     authors = {p.author or "" for p in f.prs}
     head = {"week": f.window.label, "merged_prs": len(f.prs)}
+    # Last week's themes, grouped as this week's are; under a `previous_week_` key, so their
+    # counts are earlier figures to the guard.
+    before = {"previous_week_themes": _previous_themes(week)}
     out: list[tuple[str, dict[str, Any], set[str]]] = []
     out.append(
         (
             "weekly_highlights",
-            head | {"prs": [brief(week, texts, n) for n in f.ranked[:HIGHLIGHT_PRS]]},
+            head | {"prs": [brief(week, texts, n) for n in f.ranked[:HIGHLIGHT_PRS]]} | before,
             authors,
         )
     )
@@ -109,7 +132,7 @@ def payloads(
             }
             prs.append(entry | evidence_figures(week, n))
         out.append(("weekly_risks", {"prs": prs}, logins))
-    counts = sorted(risk_counts(f).items(), key=lambda kv: (-kv[1], kv[0]))
+    counts = _counts(risk_counts(f))
     out.append(
         (
             "weekly_exec",
@@ -119,22 +142,25 @@ def payloads(
                 "merged_prs_by_label": {x.name: x.value for x in label_trends(f, 8)},
                 "merged_prs_by_title_tag": {x.name: x.value for x in tag_trends(f, 8)},
                 "risk_tags_fired": dict(counts),
+                "previous_week_risk_tags_fired": _counts(previous_risk_counts(f)),
             },
             set(),
         )
     )
     if week.themes:
+        sizes = previous_theme_sizes(f)
         themes = [
             {
                 "key": theme_key(t.kind, t.name),
                 "kind": t.kind,
                 "name": t.name,
                 "merged_prs": len(t.members),
+                "previous_week_merged_prs": sizes[(t.kind, t.name.lower())],
                 "prs": [brief(week, texts, n) for n in t.members[:THEME_PRS]],
             }
             for t in week.themes
         ]
-        out.append(("weekly_themes", {"themes": themes}, authors))
+        out.append(("weekly_themes", {"themes": themes} | before, authors))
     if f.tracks:
         merged = set(by_number)
         tracks = []

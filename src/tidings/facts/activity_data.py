@@ -15,10 +15,13 @@ from typing import Any, Literal
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from tidings.facts.mentions import Mention, mentions
+from tidings.facts.reverts import link, revert_ref, store_lookups
 from tidings.facts.roles import Roles
 from tidings.facts.stats import parent_live
 from tidings.store import schema
 from tidings.store.gaps import read_gaps, unread_diffs
+from tidings.store.items import live_rows
 
 # An issue's or PR's state as reports show it: a merged PR is "merged", not "closed".
 ItemState = Literal["open", "closed", "merged"]
@@ -107,6 +110,20 @@ class WindowData:
     # Merged PRs with files whose diff the store lacks (GitHub gave no patch, or past the
     # patch stage's bounds; store/gaps.py) -> how many: their risk tags may miss something.
     unread_diffs: dict[int, int] = field(default_factory=dict)
+    # The items each active item names in its title or body (`#N`, this repository's links;
+    # facts/mentions.py), whether or not the store holds them: facts/related.py keeps those
+    # it does.
+    mentions: dict[int, list[Mention]] = field(default_factory=dict)
+    # Active PRs that are reverts -> the PR each undoes, as its text names it or, where the
+    # text names only a commit or a title, as the store links it (facts/reverts.py).
+    reverts: dict[int, int] = field(default_factory=dict)
+    # Items outside `items` that `mentions` or `reverts` name and the store holds: enough to
+    # give their title and state, never counted in the window's figures.
+    named: dict[int, Item] = field(default_factory=dict)
+
+    def known(self, number: int) -> Item | None:
+        """The item `number` as stored, if the window loaded it (its own or a named one)."""
+        return self.items.get(number) or self.named.get(number)
 
     def in_window(self, when: datetime | None) -> bool:
         return when is not None and self.start <= when < self.end
@@ -228,6 +245,7 @@ def load_window(
             data.closes.setdefault(ref.number, []).append(ref.issue_number)
             data.closed_by.setdefault(ref.issue_number, []).append(ref.number)
         _load_missing_items(conn, repo_id, data, set(data.closed_by) | set(data.closes))
+    _load_named(conn, repo_id, data)
 
     merged = [n for n, i in data.items.items() if i.kind == "pr"]
     files: dict[int, list[File]] = defaultdict(list)
@@ -299,3 +317,30 @@ def _load_missing_items(conn: Connection, repo_id: int, data: WindowData, wanted
         sa.select(it).where(it.c.repo_id == repo_id, ~it.c.deleted, it.c.number.in_(missing))
     ).mappings():
         data.items[row["number"]] = _item(row)
+
+
+def _load_named(conn: Connection, repo_id: int, data: WindowData) -> None:
+    """What the active items name (`#N`, reverted PRs), and the named items the store holds
+    that the window has not loaded: one query for their rows, plus one or two per revert
+    whose text names no PR (the store links it by commit or title)."""
+    lookups = None
+    for number in sorted(data.active):
+        item = data.items[number]
+        named = mentions(item.title, item.body, data.repo, own=number)
+        if named:
+            data.mentions[number] = named
+        if item.kind != "pr":
+            continue
+        ref = revert_ref(item.title, item.body, number)
+        if ref is None:
+            continue
+        target = ref.number
+        if target is None and (ref.sha or ref.title):
+            lookups = lookups or store_lookups(conn, repo_id)
+            target = link(ref, number, item.merged_at or item.created_at, *lookups)
+        if target is not None:
+            data.reverts[number] = target
+    wanted = {m.number for found in data.mentions.values() for m in found}
+    wanted |= set(data.reverts.values())
+    for row in live_rows(conn, repo_id, wanted - set(data.items)):
+        data.named[row["number"]] = _item(row)

@@ -8,7 +8,7 @@ the same objects, so what the model was shown and what the report prints cannot 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from sqlalchemy.engine import Connection
@@ -19,6 +19,7 @@ from tidings.facts.activity_data import WindowData, load_window
 from tidings.facts.actors import is_bot
 from tidings.facts.discussions import Discussion, hot_discussions
 from tidings.facts.importance import Scored, score_merged
+from tidings.facts.review_notes import load_review_notes
 from tidings.facts.roles import Roles, load_roles
 from tidings.facts.stats import Counts, ItemLists, data_as_of, item_lists
 from tidings.facts.topics import TopicMatch, topic_matches
@@ -100,7 +101,14 @@ def load_day(
     lists = item_lists(conn, repo_id, window)
     past = [item_lists(conn, repo_id, previous(window, k)).counts() for k in range(1, history + 1)]
     data = load_window(conn, repo_id, repo.name, window.start, window.end, roles=roles)
-    return day_facts(repo, window, data, lists, past, data_as_of(conn, repo_id))
+    facts = day_facts(repo, window, data, lists, past, data_as_of(conn, repo_id))
+    # The hot PR threads' review record, before the window too (a handful of PRs).
+    prs = [d.number for d in facts.hot if data.items[d.number].kind == "pr"]
+    if not prs:
+        return facts
+    notes = load_review_notes(conn, repo_id, prs, window.end, roles, repo.bots)
+    hot = [replace(d, review_notes=notes.get(d.number, [])) for d in facts.hot]
+    return replace(facts, hot=hot)
 
 
 def day_facts(

@@ -7,6 +7,7 @@ from datetime import datetime
 
 from tidings.facts.activity_data import Comment, WindowData
 from tidings.facts.actors import is_bot
+from tidings.facts.review_notes import ReviewNote
 from tidings.facts.roles import Role, RoleSource
 
 # score = comments + 2 · distinct participants + reactions / 2; a thread needs at least two
@@ -40,6 +41,9 @@ class Discussion:
     thumbs_down: int
     last_activity_at: datetime
     review_states: dict[str, list[str | None]]  # state -> reviewers, for PRs
+    # A PR's reviews and inline review comments up to the window's end, before the window
+    # too (facts/review_notes.py); filled by load_day from the store, empty for an issue.
+    review_notes: list[ReviewNote] = field(default_factory=list)
 
 
 def hot_discussions(data: WindowData, bots: list[str], limit: int = 5) -> list[Discussion]:

@@ -262,6 +262,15 @@ def risk_counts(facts: WeekFacts) -> Counter[RiskTagName]:
     return Counter(t.tag for tags in facts.risks.values() for t in tags)
 
 
+def previous_risk_counts(facts: WeekFacts) -> Counter[RiskTagName]:
+    """Last week's risk tags (merged PRs per tag) by the same rules, for comparison. Computed
+    on demand, as only the model's payloads compare with them (no repository settings: none)."""
+    if facts.repo is None:
+        return Counter()
+    risks = assess_all(facts.prev_prs, facts.repo)
+    return Counter(t.tag for tags in risks.values() for t in tags)
+
+
 # -- themes ----------------------------------------------------------------------------------
 
 
@@ -346,13 +355,36 @@ def primary_theme(pr: MergedPR, repo: RepoConfig | None = None) -> tuple[AreaKin
 def themes(facts: WeekFacts, limit: int = 6) -> list[Theme]:
     """The week's themes over PRs by people (bot PRs are in no theme): technical directions
     first, by size, then kinds of change such as `[CI]`; each PR in exactly one."""
+    rank = {n: k for k, n in enumerate(facts.ranked)}
+    prs = [p for p in facts.prs if p.number not in facts.bots]
+    return _themes(prs, rank, facts.repo, limit)
+
+
+def previous_themes(facts: WeekFacts, limit: int = 6) -> list[Theme]:
+    """Last week's themes, grouped the same way (bot PRs left out alike); members by number,
+    as last week's importance is not computed."""
+    prs = sorted((p for p in facts.prev_prs if not _by_bot(p, facts)), key=lambda p: p.number)
+    return _themes(prs, {p.number: k for k, p in enumerate(prs)}, facts.repo, limit)
+
+
+def previous_theme_sizes(facts: WeekFacts) -> Counter[tuple[AreaKind, str]]:
+    """Last week's merged PRs by people per theme, keyed by (kind, name in lower case): how
+    big this week's themes were a week before (0 where absent)."""
+    sizes: Counter[tuple[AreaKind, str]] = Counter()
+    for pr in facts.prev_prs:
+        if not _by_bot(pr, facts):
+            kind, name = primary_theme(pr, facts.repo)
+            sizes[(kind, name.lower())] += 1
+    return sizes
+
+
+def _themes(
+    prs: list[MergedPR], rank: dict[int, int], repo: RepoConfig | None, limit: int
+) -> list[Theme]:
     groups: dict[tuple[AreaKind, str], list[int]] = defaultdict(list)
     spelled: dict[tuple[AreaKind, str], Counter[str]] = defaultdict(Counter)
-    rank = {n: k for k, n in enumerate(facts.ranked)}
-    for pr in facts.prs:
-        if pr.number in facts.bots:
-            continue
-        kind, name = primary_theme(pr, facts.repo)
+    for pr in prs:
+        kind, name = primary_theme(pr, repo)
         key = (kind, name.lower())
         groups[key].append(pr.number)
         spelled[key][name] += 1

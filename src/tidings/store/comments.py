@@ -9,6 +9,7 @@ store/rows.py like any record.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime
 from typing import Literal
 
 import sqlalchemy as sa
@@ -86,3 +87,38 @@ def review_ids(
             )
         )
     }
+
+
+def review_record(
+    conn: Connection, repo_id: int, numbers: Iterable[int], before: datetime
+) -> tuple[list[sa.RowMapping], list[sa.RowMapping]]:
+    """The live reviews (submitted before `before`) and inline review comments (made before
+    it) of the PRs `numbers`, each list oldest first: what reviewers said on a PR over its
+    whole life, not only in one window."""
+    rv, rc = schema.reviews, schema.review_comments
+    wanted = sorted(set(numbers))
+    reviews: list[sa.RowMapping] = []
+    comments: list[sa.RowMapping] = []
+    for start in range(0, len(wanted), _CHUNK):
+        chunk = wanted[start : start + _CHUNK]
+        reviews += conn.execute(
+            sa.select(rv)
+            .where(
+                rv.c.repo_id == repo_id,
+                rv.c.number.in_(chunk),
+                rv.c.deleted.is_(False),
+                rv.c.submitted_at < before,
+            )
+            .order_by(rv.c.submitted_at, rv.c.id)
+        ).mappings()
+        comments += conn.execute(
+            sa.select(rc)
+            .where(
+                rc.c.repo_id == repo_id,
+                rc.c.number.in_(chunk),
+                rc.c.deleted.is_(False),
+                rc.c.created_at < before,
+            )
+            .order_by(rc.c.created_at, rc.c.id)
+        ).mappings()
+    return reviews, comments

@@ -116,6 +116,25 @@ def updated_since(conn: Connection, repo_id: int, since: datetime) -> list[int]:
     )
 
 
+def live_rows(conn: Connection, repo_id: int, numbers: Iterable[int]) -> list[sa.RowMapping]:
+    """The whole stored rows of the live items among `numbers` (those the store holds and has
+    not marked deleted), by number, `_CHUNK` numbers to a query."""
+    t = _items
+    wanted = sorted(set(numbers))
+    rows: list[sa.RowMapping] = []
+    for start in range(0, len(wanted), _CHUNK):
+        rows += conn.execute(
+            sa.select(t)
+            .where(
+                t.c.repo_id == repo_id,
+                t.c.deleted.is_(False),
+                t.c.number.in_(wanted[start : start + _CHUNK]),
+            )
+            .order_by(t.c.number)
+        ).mappings()
+    return rows
+
+
 # -- PR details ----------------------------------------------------------------------------
 
 
