@@ -91,10 +91,11 @@ def heading(line: str) -> str | None:
     return None
 
 
-def clean(para: str, *, pointers: bool = True, labels: bool = True) -> str:
+def clean(para: str, *, pointers: bool = True, labels: bool = True, edges: bool = True) -> str:
     """One paragraph as plain text: links kept as their words, images, tags and URLs gone,
     inline code as written. `pointers`: a leading "Fixes #12." goes too; `labels`: a closing
-    label that introduced something dropped ("Results:") goes too."""
+    label that introduced something dropped ("Results:") goes too; `edges`: dashes and
+    separators left at either end go (not in a table cell, where "-14.2%" is a figure)."""
     held: list[str] = []
 
     def hold(m: re.Match[str]) -> str:
@@ -103,11 +104,11 @@ def clean(para: str, *, pointers: bool = True, labels: bool = True) -> str:
         held.append(m.group(0))
         return f"\x01{len(held) - 1}\x02"
 
-    text = _clean_prose(INLINE_CODE.sub(hold, para), pointers=pointers, labels=labels)
+    text = _clean_prose(INLINE_CODE.sub(hold, para), pointers=pointers, labels=labels, edges=edges)
     return _HELD.sub(lambda m: held[int(m.group(1))], text)
 
 
-def _clean_prose(para: str, *, pointers: bool, labels: bool) -> str:
+def _clean_prose(para: str, *, pointers: bool, labels: bool, edges: bool) -> str:
     text = _IMAGE.sub(" ", para)
     text = _LINK.sub(lambda m: m.group(1), text)
     text = _TAG.sub(" ", text)
@@ -121,7 +122,8 @@ def _clean_prose(para: str, *, pointers: bool, labels: bool) -> str:
         text = text[m.end() :].lstrip(" .,:;-")
     if pointers:
         text = _PROCESS_MARK.sub("", text)
-    text = re.sub(r"\(\s*\)|\s+([,.;:])", lambda m: m.group(1) or "", text).strip(" -–—;,")
+    text = re.sub(r"\(\s*\)|\s+([,.;:])", lambda m: m.group(1) or "", text)
+    text = text.strip(" -–—;," if edges else " ")
     if not labels:
         return text.lstrip(" :")
     text = _TRAILING_LABEL.sub("", text)
