@@ -57,6 +57,7 @@ from tidings.errors import ConfigError, hide_password
 from tidings.facts.activity_data import WindowData
 from tidings.facts.daily import DayFacts
 from tidings.facts.evidence import PREvidence
+from tidings.facts.paths import PathKinds
 from tidings.facts.weekly import WeekInput
 from tidings.store import Store
 from tidings.textsafe import clean
@@ -201,8 +202,8 @@ class Analyst:
         evidence: dict[int, PREvidence] | None = None,
     ) -> Analysis:
         """The model's text for one daily window, from the same facts the report prints;
-        `evidence` (facts/evidence.py) adds risk tags, added code and review threads to the
-        PR cards."""
+        `evidence` (facts/evidence.py) adds risk tags, the most telling hunks and review
+        threads to the PR cards."""
         out = self._start()
         if facts.quiet:
             return out  # a quiet window is one factual line; nothing for a model to add
@@ -237,10 +238,11 @@ class Analyst:
         out = self._start()
         merged = {p.number for p in week.facts.prs}
         chosen: dict[int, tuple[int, dict[str, Any]]] = {}  # PR -> (day index, card)
+        paths = PathKinds(days[0].repo) if days else None
         for k, day in enumerate(days):
             if day.quiet:
                 continue
-            for card in _pr_cards(day, day_evidence[k]):
+            for card in _pr_cards(day, day_evidence[k], paths):
                 n = card["number"]
                 if n not in merged:
                     continue
@@ -254,7 +256,12 @@ class Analyst:
                 item = day.data.items.get(n)
                 if item is not None and day.data.in_window(item.merged_at):
                     card = pr_card(
-                        day.data, item, scored[k].get(n), day_evidence[k].get(n), lite=True
+                        day.data,
+                        item,
+                        scored[k].get(n),
+                        day_evidence[k].get(n),
+                        paths=paths or PathKinds(day.repo),
+                        lite=True,
                     )
                     lite.setdefault(k, []).append(card)
                     break
@@ -435,7 +442,7 @@ class Analyst:
         guard = self._card_guard(data, card)
         n = card["number"]
         # A PR's summary sits under the PR, so it may use its author's own words; nobody else's.
-        author = card.get("author")
+        author = _speaker(card)
         summary = self._guarded(out, answer.summary, guard, author)
         if summary is None:
             out.usage.failures += 1
@@ -682,8 +689,27 @@ class Analyst:
             out.texts[slot] = text
 
 
+def _speaker(card: dict[str, Any]) -> str | None:
+    """Whose words a PR card's summary may give: its author's, by login, or by the display
+    name a git history gives when there is no login."""
+    return card.get("author") or card.get("author_name")
+
+
 def _flat(card: dict[str, Any]) -> str:
-    return " ".join(str(card).split()).lower()
+    """The card's text as a note's quote is looked up in it: its fields as printed and its
+    strings as written (a description's or a hunk's lines joined), whitespace collapsed."""
+    return " ".join((str(card) + " " + " ".join(_strings(card))).split()).lower()
+
+
+def _strings(node: Any) -> Iterable[str]:
+    if isinstance(node, str):
+        yield node
+    elif isinstance(node, dict):
+        for value in node.values():
+            yield from _strings(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _strings(value)
 
 
 def _quoted(evidence: str, card_text: str) -> bool:
@@ -708,7 +734,7 @@ def _text_objections(text: str, guard: Facts, speaker: str | None = None) -> lis
 
 def _item_objections(card: dict[str, Any], answer: Any, guard: Facts) -> list[str]:
     if isinstance(answer, PRAnswer):
-        author = card.get("author")
+        author = _speaker(card)
         found = _text_objections(answer.summary, guard, author)
         found += _text_objections(answer.why, guard, author)
         card_text = _flat(card)
@@ -743,9 +769,12 @@ def _highlight_objections(answer: HighlightsAnswer, guard: Facts, members: set[i
     return found
 
 
-def _pr_cards(facts: DayFacts, evidence: dict[int, PREvidence]) -> list[dict[str, Any]]:
+def _pr_cards(
+    facts: DayFacts, evidence: dict[int, PREvidence], paths: PathKinds | None = None
+) -> list[dict[str, Any]]:
     """The window's PR cards: its key changes, then its topic PRs (the daily report's set)."""
     data = facts.data
+    paths = paths or PathKinds(facts.repo)
     scored = {s.number: s for s in facts.scored}
     key_prs = [s.number for s in facts.key_changes]
     topic_prs = [
@@ -755,7 +784,7 @@ def _pr_cards(facts: DayFacts, evidence: dict[int, PREvidence]) -> list[dict[str
         if data.items[x.number].kind == "pr"
     ]
     prs = list(dict.fromkeys(key_prs + topic_prs))
-    return [pr_card(data, data.items[n], scored.get(n), evidence.get(n)) for n in prs]
+    return [pr_card(data, data.items[n], scored.get(n), evidence.get(n), paths=paths) for n in prs]
 
 
 def _sections(

@@ -292,7 +292,9 @@ _CLAUSE_END = re.compile(r"[,;，；。]|\s(?:and|but|while|whereas)\s|而|但")
 COPY_TOKENS = 8  # words (or CJK characters) in a row that make a copy
 _TOKEN = re.compile(r"[a-z0-9_]+|[\u3400-\u9fff]")
 # Strangers' words: bodies, comments, reviews, and code from diffs (a string or a list of lines).
-UNTRUSTED_KEYS = frozenset({"body", "body_head", "text", "evidence", "code", "hunk", "added"})
+UNTRUSTED_KEYS = frozenset(
+    {"body", "body_head", "text", "evidence", "code", "hunk", "added", "removed"}
+)
 
 
 def _grams(text: str) -> set[tuple[str, ...]]:
