@@ -45,6 +45,7 @@ _TABLE_ROW = re.compile(r"^\s*\|")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _QUOTE = re.compile(r"^\s*>\s?")
 _TITLE_CONTINUATION = re.compile(r"^\s*…")  # GitHub moves a long title's tail into the body
+_HEADING_MARKS = re.compile(r"^#{1,6}\s+")
 _WORDISH = re.compile(r"[A-Za-z0-9\u3400-\u9fff]")
 # A commit body is hard-wrapped near 72 columns: a line continues its paragraph on the next
 # line when the next line's first word would not have fitted on it; a line that had room for
@@ -70,9 +71,10 @@ def describe(body: str | None, limit: int) -> str:
     units = _units(body or "")
     out: list[str] = []
     used = 0
-    for unit in units:
+    for k, unit in enumerate(units):
         cost = len(unit.text) + (1 if out else 0)
-        if used + cost <= limit:
+        more = 0 if k == len(units) - 1 else len(MORE) + 1  # room for the "…" line
+        if used + cost + more <= limit:
             out.append(unit.text)
             used += cost
             continue
@@ -91,16 +93,16 @@ def describe(body: str | None, limit: int) -> str:
 
 
 def _sentences_within(unit: _Unit, room: int) -> str:
+    """The unit's first whole sentences within `room` characters ("" when not one fits)."""
+    prefix = "- " if unit.text.startswith("- ") else ""
     taken = ""
-    for sentence in split_sentences(unit.text):
+    for sentence in split_sentences(unit.text[len(prefix) :]):
         glue = "" if taken.endswith(("。", "！", "？")) else " "
-        joined = f"{taken}{glue}{sentence}"
-        if len(joined.strip()) > room:
+        joined = f"{taken}{glue}{sentence}".strip()
+        if len(prefix) + len(joined) > room:
             break
-        taken = joined.strip()
-    if taken and unit.text.startswith("- ") and not taken.startswith("- "):
-        taken = "- " + taken
-    return taken
+        taken = joined
+    return prefix + taken if taken else ""
 
 
 def _units(body: str) -> list[_Unit]:
@@ -153,7 +155,7 @@ def _units(body: str) -> list[_Unit]:
             flush()
             label = _label(name)
             continue
-        if not line.strip() or _RULE.match(line) or TRAILER_LINE.match(line):
+        if not line.strip() or _RULE.match(line) or TRAILER_LINE.match(line.replace("**", "")):
             flush()
             skipping = False
             continue
@@ -205,7 +207,8 @@ def _label(name: str) -> str | None:
 def _prose(raw: str) -> str:
     """One paragraph or list item as plain text; "" when nothing of the author's is left (a
     template answer, or a label whose link was all it held)."""
-    text = clean(raw, pointers=False, labels=False)
+    # A heading's marks left inside emphasis ("~~### Why patch X?~~") go with it.
+    text = _HEADING_MARKS.sub("", clean(raw, pointers=False, labels=False))
     if not _WORDISH.search(text) or TEMPLATE_ANSWERS.match(text):
         return ""
     if URL.search(raw) and (len(text.split()) <= 1 or text.endswith((":", "："))):
