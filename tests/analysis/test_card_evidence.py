@@ -71,7 +71,7 @@ https://github.com/vllm-project/vllm/commit/0123456789abcdef0123456789abcdef0123
 
 ---------
 
-Signed-off-by: Qiu Chunshuo <qiu@example.com>
+Signed-off-by: Ada Quill <ada@example.com>
 Co-authored-by: Mei Lin <mei@example.com>"""
 
 LICENCE = [
@@ -148,7 +148,7 @@ def cards(tmp_path_factory: pytest.TempPathFactory) -> Cards:
                 "2026-02-23T20:00:00Z",
                 title="[Perf] LRU eviction for the block cache",
                 body=BODY,
-                author="Qiu Chunshuo",
+                author="Ada Quill",
                 author_type=GIT_AUTHOR,
                 source="git",
                 merged_at=MERGED,
@@ -316,7 +316,7 @@ def test_the_files_come_with_the_counts_of_all_the_unlisted_and_the_tests(cards:
 
 def test_a_git_display_name_is_never_offered_as_a_login(cards: Cards) -> None:
     git, api = cards[10], cards[11]
-    assert git["author"] is None and git["author_name"] == "Qiu Chunshuo"
+    assert git["author"] is None and git["author_name"] == "Ada Quill"
     assert api["author"] == "alice" and "author_name" not in api
     # Only logins are citable as @login; the display name is not one.
     assert card_logins(git) == set()

@@ -1,13 +1,14 @@
 """A PR's description as a reviewer reads it: the author's words without the template.
 
 A PR body is the author's account of the change: what it does, the effect they measured
-("313us -> 76us"), the bugs it lists, a benchmark table. Around that sit the repository's
-template (its headings, "- vLLM version:/- vLLM main: <url>" lines, unticked checklists, "No."
-under "Does this PR introduce any user-facing change?"), HTML comments, Signed-off-by and
-Co-authored-by trailers, pasted logs and bare links. `describe` keeps the first and drops the
-second, and ends within a character budget at a whole unit (a paragraph's sentence, a list
-item, a table row, a short code block), never in the middle of one; a "…" line says more
-followed. The text stays the author's: it is untrusted wherever a card carries it.
+("cuts the step from 412us to 95us"), the bugs it lists, a benchmark table. Around that sit
+the repository's template (its headings, "- vLLM version:/- vLLM main: <url>" lines, unticked
+checklists, "No." under "Does this PR introduce any user-facing change?"), HTML comments,
+Signed-off-by and Co-authored-by trailers, pasted logs and bare links. `describe` keeps the
+first and drops the second, and ends within a character budget at a whole unit (a
+paragraph's sentence, a list item, a table row, a short code block), never in the middle of
+one; a "…" line says more followed. The text stays the author's: it is untrusted wherever a
+card carries it.
 """
 
 from __future__ import annotations
