@@ -48,8 +48,8 @@ from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
 from tidings.config import RepoConfig, load_config, parse_config  # noqa: E402
+from tidings.facts.prose import INLINE_CODE  # noqa: E402
 from tidings.render.weekly_markdown import render_weekly_markdown  # noqa: E402
-from tidings.report.excerpt import INLINE_CODE  # noqa: E402
 from tidings.report.weekly import build_weekly  # noqa: E402
 from tidings.report.weekly_model import WeeklyReport  # noqa: E402
 from tidings.store import Store  # noqa: E402

@@ -210,7 +210,7 @@ def test_daily_key_changes_carry_evidence_and_a_cited_why(store, repo_config, ll
         if q.task == "pr_cards"
         for card in (data_of(q.body) or {})["items"]
     ]
-    assert all({"risk_tags", "added_code", "review_threads"} <= set(c) for c in cards)
+    assert all({"risk_tags", "diff", "review_threads"} <= set(c) for c in cards)
     assert any(c["review_threads"] for c in cards)
     assert any(c["risk_tags"] for c in cards)  # merged that day, tags with their evidence
     for k in r.key_changes:

@@ -67,6 +67,7 @@ from tidings.errors import ConfigError, hide_password
 from tidings.facts.activity_data import WindowData
 from tidings.facts.daily import DayFacts
 from tidings.facts.evidence import PREvidence
+from tidings.facts.paths import PathKinds
 from tidings.facts.weekly import WeekInput
 from tidings.store import Store
 from tidings.textsafe import clean
@@ -75,15 +76,21 @@ from tidings.workers import thread_pool
 Slot = tuple[Any, ...]
 BATCH_CHARS = 14_000  # card characters per map call: ~4k tokens in, well inside 32k contexts
 MAX_PER_BATCH = 12
-ITEM_TOKENS = 220  # completion tokens allowed per PR card answer
-HOT_TOKENS = 600  # per hot-thread card answer
-SECTION_TOKENS = 400
+# Completion tokens allowed per answer, sized to what a capable model wrote for these prompts
+# in zh (../shared/data/model-eval: the vllm-ascend 2026-W33 weekly and the demo's 2026-03-04
+# daily, first and rewritten answers; tokens as UTF-8 bytes / 4 of each answer's JSON, as the
+# provider estimates them): at least 1.5 times the longest, since Chinese with English
+# identifiers costs a real tokenizer up to a third more than that estimate and a card with more
+# evidence draws a longer answer. A batch adds 100 for its wrapper (6 measured).
+ITEM_TOKENS = 380  # per PR card answer: longest 253 (was 220, which cut real answers short)
+HOT_TOKENS = 1080  # per hot-thread card answer: longest 719 (was 600)
+SECTION_TOKENS = 400  # a section's text: longest 214 (the daily summary)
 WEEKLY_TOKENS = {  # completion tokens of a weekly section answer (lists are longer)
-    "weekly_highlights": 1400,
-    "weekly_risks": 260,  # per PR
-    "weekly_themes": 200,  # per theme
-    "weekly_follow_ups": 160,  # per group
-    "weekly_tracks": 160,  # per track or listed item
+    "weekly_highlights": 1400,  # the whole answer: longest 795
+    "weekly_risks": 290,  # per PR: longest 187
+    "weekly_themes": 210,  # per theme: longest 140
+    "weekly_follow_ups": 190,  # per group: longest 124
+    "weekly_tracks": 210,  # per track or listed item: none recorded; a theme's length
 }
 MAX_SECTION_ITEMS = 25  # items listed in one section's facts (a week's topic can hold hundreds)
 LITE_BATCH = 20  # lite cards (the week's other merged PRs) per map call
@@ -211,8 +218,8 @@ class Analyst:
         evidence: dict[int, PREvidence] | None = None,
     ) -> Analysis:
         """The model's text for one daily window, from the same facts the report prints;
-        `evidence` (facts/evidence.py) adds risk tags, added code and review threads to the
-        PR cards."""
+        `evidence` (facts/evidence.py) adds risk tags, the most telling hunks and review
+        threads to the PR cards."""
         out = self._start()
         if facts.quiet:
             return out  # a quiet window is one factual line; nothing for a model to add
@@ -247,10 +254,11 @@ class Analyst:
         out = self._start()
         merged = {p.number for p in week.facts.prs}
         chosen: dict[int, tuple[int, dict[str, Any]]] = {}  # PR -> (day index, card)
+        paths = PathKinds(days[0].repo) if days else None
         for k, day in enumerate(days):
             if day.quiet:
                 continue
-            for card in _pr_cards(day, day_evidence[k]):
+            for card in _pr_cards(day, day_evidence[k], paths):
                 n = card["number"]
                 if n not in merged:
                     continue
@@ -264,7 +272,12 @@ class Analyst:
                 item = day.data.items.get(n)
                 if item is not None and day.data.in_window(item.merged_at):
                     card = pr_card(
-                        day.data, item, scored[k].get(n), day_evidence[k].get(n), lite=True
+                        day.data,
+                        item,
+                        scored[k].get(n),
+                        day_evidence[k].get(n),
+                        paths=paths or PathKinds(day.repo),
+                        lite=True,
                     )
                     lite.setdefault(k, []).append(card)
                     break
@@ -725,9 +738,12 @@ def _window(data: WindowData) -> Window:
     return Window(items=frozenset(data.items) | frozenset(data.named), roles=roles)
 
 
-def _pr_cards(facts: DayFacts, evidence: dict[int, PREvidence]) -> list[dict[str, Any]]:
+def _pr_cards(
+    facts: DayFacts, evidence: dict[int, PREvidence], paths: PathKinds | None = None
+) -> list[dict[str, Any]]:
     """The window's PR cards: its key changes, then its topic PRs (the daily report's set)."""
     data = facts.data
+    paths = paths or PathKinds(facts.repo)
     scored = {s.number: s for s in facts.scored}
     key_prs = [s.number for s in facts.key_changes]
     topic_prs = [
@@ -737,7 +753,7 @@ def _pr_cards(facts: DayFacts, evidence: dict[int, PREvidence]) -> list[dict[str
         if data.items[x.number].kind == "pr"
     ]
     prs = list(dict.fromkeys(key_prs + topic_prs))
-    return [pr_card(data, data.items[n], scored.get(n), evidence.get(n)) for n in prs]
+    return [pr_card(data, data.items[n], scored.get(n), evidence.get(n), paths=paths) for n in prs]
 
 
 def _sections(

@@ -2,6 +2,12 @@
 
 A card holds an item's facts and bounded excerpts of what people wrote. Cards are JSON-ready
 dicts with a stable order, so their hash (the cache key) changes exactly when their content does.
+
+A PR card gives the model what a reviewer reads: the PR's description without its template,
+ended at a sentence (facts/description.py); its most telling hunks, removed and added lines,
+source before tests (facts/diff_excerpt.py); its biggest files with the counts of all, of those
+not listed and of tests; and its author as a GitHub login (`author`, null when the store only
+has a git display name, then given as `author_name`), so a login is never made of a name.
 """
 
 from __future__ import annotations
@@ -18,26 +24,33 @@ from tidings.analysis.related_fields import (
 )
 from tidings.config import RepoConfig
 from tidings.facts.activity_data import Comment, Item, WindowData
-from tidings.facts.actors import is_bot
+from tidings.facts.actors import is_bot, is_git_name
+from tidings.facts.description import describe
+from tidings.facts.diff_excerpt import CODE_LINE, diff_excerpt
 from tidings.facts.discussions import Discussion
 from tidings.facts.evidence import PREvidence
 from tidings.facts.importance import Scored
+from tidings.facts.paths import PathKinds
 from tidings.facts.risk import PRFile, parse_patch
 
-BODY_CHARS = 700
+# A PR's description: 1,200 characters hold 85% of vllm-ascend's 2,830 PR bodies of 2026 whole
+# once the template is gone (the median is 355), and end the rest at a sentence; a lite card
+# (the week's PRs no daily report carried) gets 500, which holds 61% whole.
+BODY_CHARS = 1200
+LITE_BODY_CHARS = 500
+HOT_BODY_CHARS = 700  # the head of a hot thread's opening post
 REVIEW_CHARS = 240
 COMMENT_CHARS = 320
 THREAD_BUDGET = 3500  # characters of comments per hot-thread card
 MAX_FILES = 20
+LITE_FILES = 8
 # Diff evidence per PR card, bounded so a 9,000-line PR costs what a 90-line one does.
 MAX_TAG_EVIDENCE = 3  # evidence entries per risk tag
 HUNK_CONTEXT = 3  # added lines shown either side of a tag's evidence line
-DIFF_CHARS = 900  # characters of added code per card
-CODE_LINE = 160  # characters of one code line
+DIFF_CHARS = 2000  # characters of the most telling hunks per card (removed and added lines)
+LITE_DIFF_CHARS = 600
 THREAD_TEXT = 280
 MAX_CARD_THREADS = 4
-LITE_BODY_CHARS = 350
-LITE_FILES = 8
 
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 
@@ -57,32 +70,38 @@ def pr_card(
     scored: Scored | None,
     evidence: PREvidence | None = None,
     *,
+    paths: PathKinds,
     lite: bool = False,
 ) -> dict[str, Any]:
     """A PR's card. `lite`: the week's other merged PRs (no daily report carries them), which
-    get a one-line summary each from a shorter card, so a 300-PR week stays cheap."""
+    get a one-line summary each from a shorter card, so a 300-PR week stays cheap. `paths`
+    tells the repository's tests and core code from the rest (the diff's order, the counts)."""
     files = sorted(
         data.files.get(item.number, []),
         key=lambda f: (-(f.additions + f.deletions), f.path),
     )
+    listed = files[: LITE_FILES if lite else MAX_FILES]
     reviews = [c for c in data.activity_on(item.number) if c.kind in ("review", "review_comment")]
     reviews = [c for c in reviews if c.body.strip() or c.review_state]
     return {
         "number": item.number,
         "title": item.title,
         "state": "draft" if item.draft and item.state == "open" else item.display_state,
-        "author": item.author,
+        **author_fields(item),
         "labels": list(item.labels),
         "size": {
             "additions": item.additions,
             "deletions": item.deletions,
             "changed_files": item.changed_files,
+            # `files` lists the biggest; these say what the list leaves out.
+            "files_listed": len(listed),
+            "files_not_listed": max(item.changed_files, len(files)) - len(listed),
+            "test_files": sum(1 for f in files if paths.is_test(f.path)),
         },
         "files": [
-            {"path": f.path, "additions": f.additions, "deletions": f.deletions}
-            for f in files[: LITE_FILES if lite else MAX_FILES]
+            {"path": f.path, "additions": f.additions, "deletions": f.deletions} for f in listed
         ],
-        "body": trim(item.body, LITE_BODY_CHARS if lite else BODY_CHARS),
+        "body": describe(item.body, LITE_BODY_CHARS if lite else BODY_CHARS),
         "signals": {
             "importance": scored.score if scored else None,
             "importance_parts": dict(scored.parts) if scored else {},
@@ -98,16 +117,27 @@ def pr_card(
             }
             for c in reviews[-2 if lite else -4 :]
         ],
-        **evidence_fields(evidence, diff_chars=DIFF_CHARS // 2 if lite else DIFF_CHARS),
+        **evidence_fields(evidence, paths, diff_chars=LITE_DIFF_CHARS if lite else DIFF_CHARS),
     }
 
 
-def evidence_fields(evidence: PREvidence | None, *, diff_chars: int = DIFF_CHARS) -> dict[str, Any]:
+def author_fields(item: Item) -> dict[str, Any]:
+    """Who opened the item: `author`, a GitHub login (null when unknown), and, for an item
+    read from a git history, `author_name`: the commit's display name, which is no login."""
+    if is_git_name(item.author_type):
+        return {"author": None, "author_name": item.author}
+    return {"author": item.author}
+
+
+def evidence_fields(
+    evidence: PREvidence | None, paths: PathKinds | None = None, *, diff_chars: int = DIFF_CHARS
+) -> dict[str, Any]:
     """The card's evidence: risk tags with the added lines around each flagged line, the
-    PR's added code (biggest files first) and its inline review threads. Code and thread
-    text are untrusted (the guard treats `code`, `hunk`, `added` and `text` as quotes)."""
+    PR's most telling hunks (`diff`, given `paths` and room) and its inline review threads.
+    Code and thread text are untrusted (the guard treats `code`, `hunk`, `removed`, `added`
+    and `text` as quotes)."""
     if evidence is None:
-        return {"risk_tags": [], "added_code": [], "review_threads": []}
+        return {"risk_tags": [], "diff": [], "review_threads": []}
     files = list(evidence.merged.files) if evidence.merged is not None else []
     patches = {f.path: _added(f) for f in files if f.patch}
     tags = []
@@ -142,9 +172,12 @@ def evidence_fields(evidence: PREvidence | None, *, diff_chars: int = DIFF_CHARS
         }
         for t in evidence.threads[:MAX_CARD_THREADS]
     ]
+    hunks = diff_excerpt(files, paths, diff_chars) if paths is not None else []
     return {
         "risk_tags": tags,
-        "added_code": _added_code(files, diff_chars),
+        "diff": [
+            {"path": h.path, "removed": list(h.removed), "added": list(h.added)} for h in hunks
+        ],
         "review_threads": threads,
     }
 
@@ -171,26 +204,6 @@ def _around(lines: list[str], wanted: str) -> list[str]:
     return []
 
 
-def _added_code(files: list[PRFile], limit: int) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    left = limit
-    for f in sorted(files, key=lambda f: (-(f.additions or 0), f.path)):
-        if not f.patch or left <= 0:
-            continue
-        added: list[str] = []
-        for line in _added(f):
-            if not line.strip():
-                continue
-            code = _code(line)
-            if len(code) > left:
-                break
-            added.append(code)
-            left -= len(code) + 1
-        if added:
-            out.append({"path": f.path, "added": added})
-    return out
-
-
 def hot_card(data: WindowData, d: Discussion, repo: RepoConfig) -> dict[str, Any]:
     item = data.items[d.number]
     roles = {p.login: p.role for p in d.participants}
@@ -205,9 +218,9 @@ def hot_card(data: WindowData, d: Discussion, repo: RepoConfig) -> dict[str, Any
         "kind": "pr" if item.kind == "pr" else "issue",
         "title": item.title,
         "state": "draft" if item.draft and item.state == "open" else item.display_state,
-        "author": item.author,
+        **author_fields(item),
         "labels": list(item.labels),
-        "body_head": trim(item.body, BODY_CHARS),
+        "body_head": trim(item.body, HOT_BODY_CHARS),
         "comments_in_window": d.comments,
         "reactions": d.reactions,
         # Linked and named items the store holds, with title and state (analysis/related_fields).

@@ -221,7 +221,9 @@ def pr_verdicts(
     """Every sentence of a PR card's answer. `others`: the other cards of its batch, to see
     a summary that belongs to one of them."""
     n = answer.number
-    author = card.get("author")
+    # A PR's summary sits under the PR, so it may give its author's words: by login, or by
+    # the display name a git history gives when there is no login.
+    author = card.get("author") or card.get("author_name")
     out: list[Verdict] = []
     for name, claims in (("summary", False), ("why", True)):
         text = getattr(answer, name)

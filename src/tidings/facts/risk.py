@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Literal, get_args
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from tidings.facts.paths import PathKinds
 from tidings.facts.reverts import (
     BySha,
     ByTitle,
@@ -35,7 +36,6 @@ from tidings.facts.reverts import (
     revert_ref,
     store_lookups,
 )
-from tidings.globs import compile_glob
 from tidings.store import schema
 from tidings.store.gaps import read_gaps, unread_diffs
 
@@ -349,49 +349,11 @@ class _Rules:
         self.cfg = repo.risk
         # The config's weights name only known tags (config.RiskConfig checks them).
         self.weights = {tag: self.cfg.weights.get(tag, w) for tag, w in DEFAULT_WEIGHTS.items()}
-        self.extensions = tuple(e.lower() for e in self.cfg.code_extensions)
-        self._kinds: dict[str, str] = {}
-        self._matches: dict[tuple[str, str], bool] = {}
-        # Each glob list as one regular expression: a week's files times 50 globs add up.
-        self._lists = {
-            name: _one_regex(patterns)
-            for name, patterns in (
-                ("support_paths", self.cfg.support_paths),
-                ("test_paths", repo.test_paths),
-                ("core_paths", repo.core_paths),
-                ("dependency_paths", self.cfg.dependency_paths),
-                ("security_paths", self.cfg.security_paths),
-                ("large_ignore", self.cfg.large_ignore),
-            )
-        }
-
-    def matches(self, globs: str, path: str) -> bool:
-        """`path` matches the glob list `globs` (cached: PRs share paths)."""
-        key = (globs, path)
-        found = self._matches.get(key)
-        if found is None:
-            regex = self._lists[globs]
-            found = self._matches[key] = regex is not None and regex.match(path) is not None
-        return found
-
-    def kind(self, path: str) -> str:
-        """The path's kind: support (examples, docs, CI), test, code (product) or other."""
-        # A week's PRs share many paths; glob matching is the rules' main cost.
-        found = self._kinds.get(path)
-        if found is None:
-            if self.matches("support_paths", path):
-                found = "support"
-            elif self.matches("test_paths", path):
-                found = "test"
-            elif path.lower().endswith(self.extensions):
-                found = "code"
-            else:
-                found = "other"
-            self._kinds[path] = found
-        return found
-
-    def is_test(self, path: str) -> bool:
-        return self.kind(path) == "test"
+        self.paths = PathKinds(repo)
+        self.extensions = self.paths.extensions
+        self.matches = self.paths.matches
+        self.kind = self.paths.kind
+        self.is_test = self.paths.is_test
 
     def is_code(self, path: str) -> bool:
         return self.kind(path) == "code"
@@ -636,12 +598,6 @@ def _switched_off(path: str, diff: Diff, view: _View) -> list[Evidence]:
         for line in diff.added
         if disables_test(line) and not view.moved[_key(line)] and not _rewrites(line, before, 0)
     ]
-
-
-def _one_regex(patterns: list[str]) -> re.Pattern[str] | None:
-    if not patterns:
-        return None
-    return re.compile("|".join(f"(?:{compile_glob(p).pattern})" for p in patterns))
 
 
 def _only_disables(diff: Diff | None) -> bool:

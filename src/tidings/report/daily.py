@@ -17,12 +17,13 @@ from tidings.facts.actors import is_git_name
 from tidings.facts.daily import HISTORY, METRICS, DayFacts, TopicFacts, load_day
 from tidings.facts.discussions import Discussion, Participant
 from tidings.facts.evidence import PREvidence, window_evidence
+from tidings.facts.prose import cut
 from tidings.facts.weekly import has_api_items
 from tidings.facts.windows import daily_window
 from tidings.records import now_utc
 from tidings.report import model as m
 from tidings.report.effects import EFFECT_CHARS, stated_effect
-from tidings.report.excerpt import cut, excerpt
+from tidings.report.excerpt import excerpt
 from tidings.report.provenance import record_llm, window_utc
 from tidings.report.writing import SlotText, item_ref
 from tidings.store import Store

@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 
 from tidings.config import Lang
-from tidings.report.excerpt import INLINE_CODE, cut, sentences
+from tidings.facts.prose import INLINE_CODE, cut
+from tidings.report.excerpt import sentences
 
 # Room for the quoted sentence: in a Chinese report an English quote costs more to read.
 EFFECT_CHARS: dict[Lang, int] = {"zh": 120, "en": 180}

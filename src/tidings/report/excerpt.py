@@ -13,12 +13,17 @@ from __future__ import annotations
 
 import re
 
-_HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
-_FENCE = re.compile(r"^\s*(```|~~~).*?(?:^\s*\1|\Z)", re.DOTALL | re.MULTILINE)
-_DETAILS = re.compile(r"<details\b.*?(?:</details>|\Z)", re.DOTALL | re.IGNORECASE)
-_HEADING = re.compile(r"^\s{0,3}#{1,6}\s*(.*?)\s*#*\s*$")
-# A bold line standing alone as a heading ("**Summary**", "**Test plan:**").
-_BOLD_HEADING = re.compile(r"^\s*\*\*([^*]{2,60}?):?\*\*:?\s*$")
+from tidings.facts.prose import (
+    LIST_ITEM,
+    SENTENCE_END,
+    TEMPLATE_ANSWERS,
+    TRAILER,
+    clean,
+    cut,
+    heading,
+    strip_blocks,
+)
+
 # Sections whose text says what the change is and why; the first one present is read.
 _SUMMARY = re.compile(
     r"what (this|the) (pr|pull request|change) does|why we need|^summary|^description|"
@@ -33,43 +38,11 @@ _NOT_SUMMARY = re.compile(
     r"performance|how to|reproduc|environment|cc\b|测试|检查",
     re.IGNORECASE,
 )
+# An excerpt is prose only: quotes, checklists, tables, rules and trailers are not.
 _NOISE_LINE = re.compile(
-    r"^\s*(?:>|[-*+]\s*\[[ xX]\]|\|.*\||[-=*_]{3,}\s*$|signed-off-by:|co-authored-by:|"
-    r"reviewed-by:|change-id:|cherry[- ]picked from|[-*+]?\s*vllm (?:version|main):|"
-    r"(?:original (?:pr|author)|merge commit):|\(cherry picked)",
-    re.IGNORECASE,
+    rf"^\s*(?:>|[-*+]\s*\[[ xX]\]|\|.*\||[-=*_]{{3,}}\s*$|{TRAILER})", re.IGNORECASE
 )
-_LIST_ITEM = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
-_TEMPLATE_ANSWERS = re.compile(
-    r"^\s*(?:n/?a|none|no|yes|tbd|todo|nothing|无|否|是)\s*[.。!]?\s*$", re.IGNORECASE
-)
-_IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)?")
-_LINK = re.compile(r"\[([^\]]*)\]\(\s*[^)\s]*\s*(?:\"[^\"]*\"\s*)?\)?")
-_REF_LINK_DEF = re.compile(r"^\s*\[[^\]]+\]:\s*\S+", re.MULTILINE)
-_TAG = re.compile(r"</?[A-Za-z][^<>]*(?:>|$)")
-_URL = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)
-# "Come from: <url>", "please refer: <url>", "See <url>": a label whose only content was a link.
-_LABEL_BEFORE_URL = re.compile(
-    r"(?:^|(?<=[\s(]))(?:come from|comes from|please refer(?: to)?|refer(?: to)?|see(?: also)?|"
-    r"ref|related|link|issue|rfc|详见|参考|来自)\s*[:：]?\s*(?=\x00)",
-    re.IGNORECASE,
-)
-# Sentences that only point elsewhere: "Fixes #12.", "Related to #13220.", "implement #12073".
-_POINTER = re.compile(
-    r"^\s*(?:also\s+)?(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|related(?: to)?|relates to|"
-    r"part of|follow[- ]?up(?: (?:of|from|to))?|implements?|see|ref|refs|cc|co-?authored)\b"
-    r"[^.!?。]*?(?:[\w.-]+/[\w.-]+)?#\d+(?:\s*\([^()]*\))?[\s.,:;)]*",
-    re.IGNORECASE,
-)
-_EMPHASIS = re.compile(r"(\*\*|__|~~)(.+?)\1")
-_SENTENCE_END = re.compile(r"(?<=[。！？])\s*|(?<=[.!?])\s+(?=[A-Z0-9`\"'(\[])")
 _TITLE_CONTINUATION = re.compile(r"^\s*…")  # GitHub moves a long title's tail into the body
-# "Draft.", "WIP:" opening a body: the PR's state, which the report already shows.
-_PROCESS_MARK = re.compile(
-    r"^(?:draft|wip|work in progress|do not merge|don't merge|dnm)\s*[.:!\-–—]+\s*", re.IGNORECASE
-)
-# A paragraph's closing label that introduced a table, a log or code now dropped ("Results:").
-_TRAILING_LABEL = re.compile(r"(?<=[.!?。！？])\s*[^.!?。！？]{1,40}[:：]$")
 
 # A paragraph with less than this much to say is a label or a pointer, not a summary.
 _MIN_LETTERS = 24
@@ -88,21 +61,23 @@ def excerpt(
     what they said, not a template, so nothing is too short and pointers stay."""
     if not text:
         return ""
-    body = _strip_blocks(text)
+    body = strip_blocks(text)
     paragraphs = _paragraphs(body if comment else _summary_section(body))
     kept: list[str] = []
     for para in paragraphs:
-        clean = _clean(para, pointers=not comment)
-        if not (_useful(clean) or (comment and clean and not _TEMPLATE_ANSWERS.match(clean))):
+        kept_text = clean(para, pointers=not comment)
+        if not (
+            _useful(kept_text) or (comment and kept_text and not TEMPLATE_ANSWERS.match(kept_text))
+        ):
             continue
-        kept.append(clean)
+        kept.append(kept_text)
         # The first paragraph is the point; a short one ("Tried it:") introduces the next.
         if len(" ".join(kept)) >= min(limit, _ENOUGH):
             break
     flat = " ".join(" ".join(kept).split())
     if not flat or (title is not None and _same(flat, title)):
         return ""
-    return _cut(flat, limit)
+    return cut(flat, limit)
 
 
 def sentences(text: str | None) -> list[str]:
@@ -111,43 +86,11 @@ def sentences(text: str | None) -> list[str]:
     if not text:
         return []
     out: list[str] = []
-    lines = _strip_blocks(text).splitlines()
-    bare = "\n".join("" if _heading(line) is not None else line for line in lines)
+    lines = strip_blocks(text).splitlines()
+    bare = "\n".join("" if heading(line) is not None else line for line in lines)
     for para in _paragraphs(bare):
-        clean = _clean(para)
-        out += [s.strip() for s in _SENTENCE_END.split(clean) if s.strip()]
+        out += [s.strip() for s in SENTENCE_END.split(clean(para)) if s.strip()]
     return out
-
-
-def cut(text: str, limit: int) -> str:
-    """`text` at most `limit` characters: whole sentences, else at a word, never inside a code
-    span; "" when that leaves too little to say anything."""
-    return _cut(" ".join(text.split()), limit)
-
-
-def _strip_blocks(text: str) -> str:
-    text = text.replace("\r\n", "\n")
-    text = _HTML_COMMENT.sub(" ", text)
-    text = _DETAILS.sub("\n\n", text)
-    text = _FENCE.sub("\n\n", text)
-    return _REF_LINK_DEF.sub("", text)
-
-
-# A template's questions, also when pasted without heading marks.
-_TEMPLATE_QUESTION = re.compile(
-    r"^\W*(?:what this (?:pr|pull request) does|does this (?:pr|pull request) introduce|"
-    r"how was this (?:patch|pr|change) tested|why we need it)",
-    re.IGNORECASE,
-)
-
-
-def _heading(line: str) -> str | None:
-    m = _HEADING.match(line) or _BOLD_HEADING.match(line)
-    if m:
-        return m.group(1).strip()
-    if _TEMPLATE_QUESTION.match(line) and len(line) < 120:
-        return line.strip(" *#:_")
-    return None
 
 
 def _summary_section(text: str) -> str:
@@ -155,7 +98,7 @@ def _summary_section(text: str) -> str:
     else every section that is not about testing, checklists or logs."""
     sections: list[tuple[str | None, list[str]]] = [(None, [])]
     for line in text.splitlines():
-        name = _heading(line)
+        name = heading(line)
         if name is not None:
             sections.append((name, []))
         else:
@@ -164,7 +107,7 @@ def _summary_section(text: str) -> str:
         if name is not None and _SUMMARY.search(name) and "\n".join(lines).strip():
             return "\n".join(lines)
     preamble = "\n".join(sections[0][1])
-    if preamble.strip() and any(_useful(_clean(p)) for p in _paragraphs(preamble)):
+    if preamble.strip() and any(_useful(clean(p)) for p in _paragraphs(preamble)):
         return preamble
     return "\n".join(
         "\n".join(lines)
@@ -187,58 +130,17 @@ def _paragraphs(text: str) -> list[str]:
         if not raw.strip() or _NOISE_LINE.match(raw) or _TITLE_CONTINUATION.match(raw):
             flush()
             continue
-        if _LIST_ITEM.match(raw):
+        if LIST_ITEM.match(raw):
             flush()
-            current.append(_LIST_ITEM.sub("", raw, count=1).strip())
+            current.append(LIST_ITEM.sub("", raw, count=1).strip())
             continue
         current.append(raw.strip())
     flush()
     return out
 
 
-# Inline code is quoted as written: `set[str]`, `</think>` and `f()` are not links, tags or
-# empty parentheses. Each span is set aside while the rest is cleaned, unless it holds a URL:
-# an excerpt never carries an address (`curl http://…/x.sh | sh` loses it, as prose does).
-INLINE_CODE = re.compile(r"(`+)(?=\S)(.+?)\1")
-_HELD = re.compile(r"\x01(\d+)\x02")
-
-
-def _clean(para: str, *, pointers: bool = True) -> str:
-    held: list[str] = []
-
-    def hold(m: re.Match[str]) -> str:
-        if _URL.search(m.group(0)):
-            return m.group(0)
-        held.append(m.group(0))
-        return f"\x01{len(held) - 1}\x02"
-
-    text = _clean_prose(INLINE_CODE.sub(hold, para), pointers=pointers)
-    return _HELD.sub(lambda m: held[int(m.group(1))], text)
-
-
-def _clean_prose(para: str, *, pointers: bool) -> str:
-    text = _IMAGE.sub(" ", para)
-    text = _LINK.sub(lambda m: m.group(1), text)
-    text = _TAG.sub(" ", text)
-    text = _URL.sub("\x00", text)
-    text = _LABEL_BEFORE_URL.sub("", text)
-    text = text.replace("\x00", "")
-    text = _EMPHASIS.sub(lambda m: m.group(2), text)
-    text = text.replace("**", "").replace("[", " ").replace("]", " ")
-    text = " ".join(text.split())
-    while pointers and (m := _POINTER.match(text)) is not None and m.end() > 0:
-        text = text[m.end() :].lstrip(" .,:;-")
-    if pointers:
-        text = _PROCESS_MARK.sub("", text)
-    text = re.sub(r"\(\s*\)|\s+([,.;:])", lambda m: m.group(1) or "", text).strip(" -–—;,")
-    text = _TRAILING_LABEL.sub("", text)
-    if text.endswith((":", "：")):
-        text = text[:-1].rstrip() + ("。" if text.endswith("：") else ".")
-    return text.lstrip(" :")
-
-
 def _useful(text: str) -> bool:
-    if not text or _TEMPLATE_ANSWERS.match(text):
+    if not text or TEMPLATE_ANSWERS.match(text):
         return False
     letters = len(re.findall(r"[A-Za-z]", text))
     cjk = len(re.findall(r"[\u3400-\u9fff]", text))
@@ -260,27 +162,3 @@ def _same(text: str, title: str) -> bool:
     bare = norm(re.sub(r"^\s*(?:\[[^\]]*\]\s*)+", "", title))
     whole = norm(title)  # the tags' words too: "[Doc]add x" cleans to "Doc add x"
     return not a or any(a == b or (len(a) <= len(b) + 3 and a in b) for b in (bare, whole))
-
-
-def _cut(flat: str, limit: int) -> str:
-    if len(flat) <= limit:
-        return flat
-    out = ""
-    for sentence in _SENTENCE_END.split(flat):
-        joined = f"{out}{sentence}" if out.endswith(("。", "！", "？")) else f"{out} {sentence}"
-        if len(joined.strip()) > limit:
-            break
-        out = joined.strip()
-    # Whole sentences, unless they leave most of the room empty ("Draft." before a long one).
-    if out and len(out) * 3 >= limit:
-        return out
-    # One long sentence: cut at a word boundary, never inside a word or a code span.
-    cut = flat[: limit - 1]
-    space = cut.rfind(" ")
-    if space > limit // 2:
-        cut = cut[:space]
-    if cut.count("`") % 2:
-        cut = cut[: cut.rfind("`")]
-    cut = cut.rstrip(" ,;:-")
-    # A code span too long for the room leaves a word or two ("Accepts…"): say nothing instead.
-    return cut + "…" if len(cut) * 3 >= limit else ""

@@ -18,6 +18,7 @@ from tidings.analysis.cards import evidence_fields
 from tidings.config import GitHubConfig, load_config
 from tidings.demo import CONFIG_PATH, REPO, SAMPLE_PATH
 from tidings.facts.evidence import PREvidence, window_evidence
+from tidings.facts.paths import PathKinds
 from tidings.facts.risk import assess_all, load_merged
 from tidings.facts.threads import load_threads
 from tidings.sources.github.budget import OWED_PER_REPOSITORY, RESERVE, GitHubBudget
@@ -143,14 +144,26 @@ def test_a_week_from_github_has_code_evidence_without_a_clone(
     # The assert rule fires from GitHub's patch, its evidence the added line.
     fired = {t.tag: t for t in tags[4242]}
     assert [(e.path, e.line) for e in fired["assert_validation"].evidence] == [(awq, ASSERT_LINE)]
-    # The model's card carries the code: the tag with the lines around it, the added code.
-    card = evidence_fields(evidence[4242])
+    # The model's card carries the code: the tag with the lines around it, and the hunks with
+    # both sides (their shared indentation removed).
+    card = evidence_fields(evidence[4242], PathKinds(repo))
     entry = next(t for t in card["risk_tags"] if t["tag"] == "assert_validation")["evidence"][0]
     assert entry["code"] == ASSERT_LINE
     assert f"        {ASSERT_LINE}" in entry["hunk"]
-    added = {f["path"]: f["added"] for f in card["added_code"]}
-    assert added[awq][:2] == [f"        {ASSERT_LINE}", "        self.group_size = group_size"]
-    assert not any(line.startswith(("@@", "+", "-")) for f in added.values() for line in f)
+    hunks = [(h["removed"], h["added"]) for h in card["diff"] if h["path"] == awq]
+    assert hunks[0] == (
+        ["self.group_size = group_size"],
+        [ASSERT_LINE, "self.group_size = group_size"],
+    )
+    assert hunks[1] == (
+        ["return out"],
+        ["if bias is not None:", "    out.add_(bias)", "return out"],
+    )
+    assert not any(
+        line.startswith(("@@", "+", "-"))
+        for h in card["diff"]
+        for line in h["removed"] + h["added"]
+    )
 
 
 def test_files_without_a_patch_are_recorded_on_the_pr(store: Store, fake: FakeGitHub) -> None:
