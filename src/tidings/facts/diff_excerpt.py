@@ -12,8 +12,9 @@ then docs and CI, and sees both sides of a change: the removed lines say what wa
 - within each hunk, blank lines, import lines (a parenthesised import's names too) and a
   leading comment block that holds a licence are left out; a hunk whose sides differ only in
   whitespace (reformatting) and a hunk with nothing left are skipped;
-- the first hunk of every file is taken first, in rank order, then the files' further hunks,
-  each hunk at most `HUNK_LINES` lines a side, until the character budget is spent;
+- the first hunk of every file is taken first, in rank order (a file the PR deletes after the
+  others: the file list already says it went), then the files' further hunks, each hunk at
+  most `HUNK_LINES` lines a side, until the character budget is spent;
 - the result lists hunks in rank and file order, each naming its path, with its removed and
   added lines (common indentation removed, long lines cut).
 
@@ -81,8 +82,9 @@ def diff_excerpt(
         rank = file_rank(f.path, paths)
         for j, (removed, added) in enumerate(telling_hunks(f)):
             candidates.append(_Candidate(rank, f.status == "removed", k, j, f.path, removed, added))
-    # First hunks of every file before any file's second one; ranks in order within each pass.
-    order = sorted(candidates, key=lambda c: (c.hunk > 0, c.rank, c.deleted, c.hunk, c.file))
+    # First hunks of every file before any file's second one, a deleted file's after the
+    # others'; ranks in order within each pass.
+    order = sorted(candidates, key=lambda c: (c.hunk > 0, c.deleted, c.rank, c.hunk, c.file))
     left = budget
     taken: list[tuple[_Candidate, tuple[str, ...], tuple[str, ...]]] = []
     for c in order:
