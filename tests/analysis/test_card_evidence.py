@@ -288,14 +288,31 @@ def test_the_diff_reads_source_before_tests_and_skips_licences_imports_and_refor
 def test_a_big_pr_spends_its_diff_budget_on_source_first() -> None:
     paths = PathKinds(parse_config(CONFIG).repo(REPO))
     body = "\n".join(f"+    step_{i} = plan.apply({i})" for i in range(400))
+    gone = body.replace("+", "-")
     files = [
         PRFile("tests/test_lb.py", additions=400, deletions=0, patch="@@ -0,0 +1,400 @@\n" + body),
+        # A deleted module: the file list says it went; its old lines say little more.
+        PRFile(
+            "widgets/old_lb.py", status="removed", deletions=900, patch="@@ -1,400 +0,0 @@\n" + gone
+        ),
         PRFile("widgets/lb.py", additions=400, deletions=0, patch="@@ -0,0 +1,400 @@\n" + body),
         PRFile("widgets/engine/plan.py", additions=2, deletions=1, patch=SCHED_PY),
     ]
-    got = diff_excerpt(files, paths, 600)
-    assert [h.path for h in got][:2] == ["widgets/engine/plan.py", "widgets/lb.py"]
-    assert sum(len(x) for h in got for x in h.removed + h.added) < 600
+    got = diff_excerpt(files, paths, 1400)
+    assert [h.path for h in got] == [
+        "widgets/engine/plan.py",
+        "widgets/engine/plan.py",
+        "widgets/lb.py",
+        "widgets/old_lb.py",
+        "tests/test_lb.py",
+    ]
+    assert sum(len(x) for h in got for x in h.removed + h.added) < 1400
+    # With less room, the deleted module's lines are the first to go, then the tests'.
+    assert [h.path for h in diff_excerpt(files, paths, 900)][-2:] == [
+        "widgets/lb.py",
+        "tests/test_lb.py",
+    ]
+    assert [h.path for h in diff_excerpt(files, paths, 600)][-1] == "widgets/lb.py"
 
 
 # -- the files --------------------------------------------------------------------------------

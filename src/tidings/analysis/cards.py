@@ -47,7 +47,10 @@ LITE_FILES = 8
 # Diff evidence per PR card, bounded so a 9,000-line PR costs what a 90-line one does.
 MAX_TAG_EVIDENCE = 3  # evidence entries per risk tag
 HUNK_CONTEXT = 3  # added lines shown either side of a tag's evidence line
-DIFF_CHARS = 2000  # characters of the most telling hunks per card (removed and added lines)
+# The most telling hunks (removed and added lines): 2,000 characters are about 60 lines of
+# code, the first hunk of four or five files at up to 12 lines a side; a lite card gets the
+# first hunks of its one or two main files.
+DIFF_CHARS = 2000
 LITE_DIFF_CHARS = 600
 THREAD_TEXT = 280
 MAX_CARD_THREADS = 4

@@ -12,8 +12,9 @@ then docs and CI, and sees both sides of a change: the removed lines say what wa
 - within each hunk, blank lines, import lines (a parenthesised import's names too) and a
   leading comment block that holds a licence are left out; a hunk whose sides differ only in
   whitespace (reformatting) and a hunk with nothing left are skipped;
-- the first hunk of every file is taken first, in rank order, then the files' further hunks,
-  each hunk at most `HUNK_LINES` lines a side, until the character budget is spent;
+- the first hunk of every file is taken first, in rank order (a file the PR deletes after the
+  others: the file list already says it went), then the files' further hunks, each hunk at
+  most `HUNK_LINES` lines a side, until the character budget is spent;
 - the result lists hunks in rank and file order, each naming its path, with its removed and
   added lines (common indentation removed, long lines cut).
 
@@ -42,6 +43,7 @@ _LICENCE = re.compile(
 )
 _IMPORT = re.compile(
     r"^\s*(?:from\s+[\w.]+\s+import\b|import\s+[\w.{*\"']|#\s*include\b|use\s+[\w:]+.*;\s*$|"
+    r"using\s+namespace\s+[\w:]+\s*;|"
     r"(?:const|let|var)\s+\w+\s*=\s*require\()"
 )
 _OPEN_PAREN = re.compile(r"^\s*from\s+[\w.]+\s+import\s*\(\s*(?:#.*)?$|^\s*import\s*\(\s*$")
@@ -57,6 +59,7 @@ class HunkExcerpt:
 @dataclass(frozen=True, slots=True)
 class _Candidate:
     rank: int
+    deleted: bool  # a file the PR deletes: its lines say less than the call sites that changed
     file: int  # the file's place within its rank
     hunk: int  # the hunk's place within its file (after skipped ones)
     path: str
@@ -72,15 +75,16 @@ def diff_excerpt(
         return []
     ranked = sorted(
         (f for f in files if f.patch),
-        key=lambda f: (file_rank(f.path, paths), -f.lines, f.path),
+        key=lambda f: (file_rank(f.path, paths), f.status == "removed", -f.lines, f.path),
     )
     candidates: list[_Candidate] = []
     for k, f in enumerate(ranked):
         rank = file_rank(f.path, paths)
         for j, (removed, added) in enumerate(telling_hunks(f)):
-            candidates.append(_Candidate(rank, k, j, f.path, removed, added))
-    # First hunks of every file before any file's second one; ranks in order within each pass.
-    order = sorted(candidates, key=lambda c: (c.hunk > 0, c.rank, c.hunk, c.file))
+            candidates.append(_Candidate(rank, f.status == "removed", k, j, f.path, removed, added))
+    # First hunks of every file before any file's second one, a deleted file's after the
+    # others'; ranks in order within each pass.
+    order = sorted(candidates, key=lambda c: (c.hunk > 0, c.deleted, c.rank, c.hunk, c.file))
     left = budget
     taken: list[tuple[_Candidate, tuple[str, ...], tuple[str, ...]]] = []
     for c in order:
@@ -152,7 +156,8 @@ def _fit(
     c: _Candidate, room: int, line_chars: int
 ) -> tuple[tuple[str, ...], tuple[str, ...], int] | None:
     """The hunk's lines that fit `room` characters (at most HUNK_LINES a side, the longer side
-    shortened first), and what they cost; None when not one line fits."""
+    shortened first), and what they cost; None when not two lines fit (one, for a one-line
+    change)."""
     removed = list(c.removed[:HUNK_LINES])
     added = list(c.added[:HUNK_LINES])
     removed, added = _dedent(removed, added)
@@ -167,13 +172,14 @@ def _fit(
             + sum(len(x) + LINE_COST for x in added)
         )
 
+    wanted = min(len(removed) + len(added), 2)
     while (removed or added) and cost() > room:
         if len(added) >= len(removed):
             added.pop()
         else:
             removed.pop()
-    if not removed and not added:
-        return None
+    if len(removed) + len(added) < wanted:
+        return None  # one line of a longer change says too little to be worth its path
     return tuple(removed), tuple(added), cost()
 
 
