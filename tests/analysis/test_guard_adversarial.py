@@ -133,3 +133,41 @@ def test_an_authors_figure_must_be_attributed_in_the_reports_own_voice() -> None
     )
     attributed = text_verdicts("why", "作者称解码延迟从 313us 降到 76us。", guard)
     assert [v.problems for v in attributed] == [()]
+
+
+def test_a_git_authors_summary_may_give_their_figures() -> None:
+    # A git history has no login: the card's `author` is null and `author_name` speaks.
+    card = {
+        "number": 7,
+        "title": "Speed up the step",
+        "author": None,
+        "author_name": "Ada Quill",
+        "body": "The step fell from 412us to 95us.",
+    }
+    guard = guard_for(card)
+    said = "Ada Quill reports the step fell from 412us to 95us."
+    assert problems(said, guard, speaker="Ada Quill") == []
+    assert problems("The step fell from 412us to 95us.", guard, claims=True)
+
+
+def test_a_cards_file_counts_are_tied_to_what_they_count() -> None:
+    card = {
+        "number": 8,
+        "title": "Configs",
+        "size": {
+            "additions": 10,
+            "deletions": 2,
+            "changed_files": 27,
+            "files_listed": 20,
+            "files_not_listed": 7,
+            "test_files": 3,
+        },
+    }
+    guard = guard_for(card)
+    assert problems("The card lists 20 files and leaves 7 out.", guard) == []
+    assert problems("It changes 27 files, 3 test files among them.", guard) == []
+    assert problems("另有 7 个文件未列出。", guard) == []
+    assert problems("It changes 27 files, 4 test files among them.", guard) == [
+        "4 test files: the data has 3 test files"
+    ]
+    assert problems("It changes 20 files.", guard) == ["20 files: the data has 27 files"]

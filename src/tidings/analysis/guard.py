@@ -188,6 +188,10 @@ _QUANTITY_KEYS = {
     "review_threads_unresolved": "unresolved_threads",
     "unresolved_threads": "unresolved_threads",
     "files_without_diff": "unread_diffs",
+    # A card's file list: how many it shows, how many it leaves out, how many are tests.
+    "files_listed": "files_listed",
+    "files_not_listed": "files_not_listed",
+    "test_files": "test_files",
 }
 # Values under these keys describe earlier windows: citable only with a comparison word.
 _REFERENCE_KEYS = ("mean_of_previous", "previous", "baseline")
@@ -298,6 +302,16 @@ _QUANTITY_PATTERNS: tuple[tuple[str, str], ...] = (
         rf"{_N}\s+files?\s+(?:without|with\s+no|lacking)\s+(?:a\s+)?(?:diffs?|patch(?:es)?)",
     ),
     ("unread_diffs", rf"{_N}{_CL}文件\s*(?:无|没有|缺少)\s*(?:diff|补丁|差异)"),
+    ("test_files", rf"{_N}\s+(?:(?:unit|changed|modified)\s+)?test\s+files?\b"),
+    ("test_files", rf"{_N}{_CL}(?:单元)?测试文件"),
+    (
+        "files_not_listed",
+        rf"(?:leaves?|left|leaving)\s+(?:out\s+)?{_N}(?:\s+(?:other\s+|more\s+)?files?)?\s*(?:out|unlisted|not\s+listed)?",
+    ),
+    ("files_not_listed", rf"{_N}\s+(?:more|other|further)\s+files?\b"),
+    ("files_not_listed", rf"(?:另有|其余|其他|另外)\s*{_N}{_CL}(?:文件)?"),
+    ("files_listed", rf"(?:lists?|listed|shows?|shown)\s+{_N}\s+files?\b"),
+    ("files_listed", rf"(?:列出|列出了|展示了?)\s*{_N}{_CL}文件"),
     ("files", rf"{_N}\s+(?:changed\s+|modified\s+|touched\s+)?files?\b"),
     ("files", rf"{_N}{_CL}文件"),
     ("files", rf"文件{_ZSEP}{_N}(?![\d.,]|\s*(?:行|%|个?(?:字节|token)))"),
@@ -319,6 +333,9 @@ _QUANTITY_WORDS = {
     "unresolved_threads": "unresolved review threads",
     "review_threads": "review threads",
     "unread_diffs": "files without a diff",
+    "files_listed": "files listed",
+    "files_not_listed": "files not listed",
+    "test_files": "test files",
 }
 # Words that make a number an earlier window's figure ("up from 7 the week before").
 _COMPARISON = re.compile(
@@ -466,7 +483,7 @@ class Facts:
             value = node.get(key)
             if isinstance(value, str) and (key != "author" or " " in value.strip()):
                 self.names.add(value.strip())
-        who = node.get("login") or node.get("author") or owner
+        who = node.get("login") or node.get("author") or node.get("author_name") or owner
         who = who.lower() if isinstance(who, str) else owner
         if isinstance(node.get("login"), str) and isinstance(node.get("role"), str):
             self.roles.setdefault(node["login"].lower(), node["role"])
