@@ -171,3 +171,33 @@ def test_a_cards_file_counts_are_tied_to_what_they_count() -> None:
         "4 test files: the data has 3 test files"
     ]
     assert problems("It changes 20 files.", guard) == ["20 files: the data has 27 files"]
+
+
+def test_a_quote_or_figure_of_the_pr_the_card_left_out_is_the_prs() -> None:
+    from tidings.analysis.objections import pr_verdicts
+    from tidings.analysis.schemas import PRAnswer
+
+    card = {"number": 9, "title": "Tune the 27B configs", "author": "ada", "body": "Tunes two."}
+    source = {
+        "body": "Tunes two configs. The 27B case uses max-model-len 20480.",
+        "code": ["max-model-len: 20480", "enable_npugraph_ex: false"],
+    }
+    answer = PRAnswer.model_validate(
+        {
+            "number": 9,
+            "summary": "27B 用例的 max-model-len 为 20480。",
+            "why": "作者称这让 27B 用例可以运行。",
+            "importance": 0,
+            "notes": [
+                {"text": "27B 用例关闭了图模式。", "evidence": "enable_npugraph_ex: false"},
+                {"text": "另一处改动未经测试。", "evidence": "retry_limit: 7"},
+            ],
+        }
+    )
+    without = pr_verdicts(card, answer, guard_for(card))
+    assert [bool(v.problems) for v in without] == [True, False, True, True]
+    kept = pr_verdicts(card, answer, guard_for(card, source=source))
+    # The PR's own line and figure are its, though the card did not show them; an invented
+    # quote is still none.
+    assert [bool(v.problems) for v in kept] == [False, False, False, True]
+    assert "not a quote of the card" in kept[-1].problems[-1]

@@ -31,7 +31,7 @@ from pydantic import BaseModel
 
 from tidings.analysis import prompts
 from tidings.analysis.cache import LLMCache, cache_key
-from tidings.analysis.cards import hot_card, pr_card
+from tidings.analysis.cards import hot_card, pr_card, pr_source
 from tidings.analysis.guard import Facts, join
 from tidings.analysis.objections import (
     Verdict,
@@ -136,6 +136,8 @@ class Analyst:
         self.cache = cache
         self.max_concurrency = max(1, max_concurrency)
         self.runs: list[Analysis] = []  # one per report built with this analyst
+        # (repository, PR) -> what its card was cut from (cards.pr_source), for the guard
+        self._sources: dict[tuple[str, int], dict[str, Any]] = {}
 
     @classmethod
     def from_config(
@@ -224,6 +226,7 @@ class Analyst:
         if facts.quiet:
             return out  # a quiet window is one factual line; nothing for a model to add
         data = facts.data
+        self._note_sources(data, evidence or {})
         pr_cards = _pr_cards(facts, evidence or {})
         hot_cards = [hot_card(data, d, facts.repo) for d in facts.hot]
         with thread_pool(self.max_concurrency) as pool:
@@ -258,6 +261,7 @@ class Analyst:
         for k, day in enumerate(days):
             if day.quiet:
                 continue
+            self._note_sources(day.data, day_evidence[k])
             for card in _pr_cards(day, day_evidence[k], paths):
                 n = card["number"]
                 if n not in merged:
@@ -394,7 +398,9 @@ class Analyst:
         def run(batch: list[dict[str, Any]]) -> None:
             wanted = [c["number"] for c in batch]
             by_card = {c["number"]: c for c in batch}
-            guards = batch_guards(batch, window, cite_batch=kind == "pr")
+            guards = batch_guards(
+                batch, window, cite_batch=kind == "pr", sources=self._sources_of(data, batch)
+            )
 
             def verdicts(x: Any) -> list[Verdict]:
                 card = by_card[x.number]
@@ -442,6 +448,28 @@ class Analyst:
 
         return [functools.partial(run, batch) for batch in _batches(todo, per_batch)]
 
+    def _note_sources(self, data: WindowData, evidence: dict[int, PREvidence]) -> None:
+        for n, ev in evidence.items():
+            item = data.items.get(n)
+            if item is not None and item.kind == "pr":
+                self._sources[(data.repo, n)] = pr_source(item, ev)
+
+    def _sources_of(
+        self, data: WindowData, cards: list[dict[str, Any]]
+    ) -> dict[int, dict[str, Any]]:
+        """What each PR card of a batch was cut from (its description alone when the window
+        holds no diff evidence for it)."""
+        out: dict[int, dict[str, Any]] = {}
+        for card in cards:
+            n = card["number"]
+            source = self._sources.get((data.repo, n))
+            item = data.items.get(n)
+            if source is None and item is not None:
+                source = pr_source(item, None)
+            if source is not None:
+                out[n] = source
+        return out
+
     def _facts_for(self, data: WindowData, payload: Any, logins: Iterable[str]) -> Facts:
         # Only item numbers the payload states as facts (`number`, `linked`, ...) and that are
         # items of the window are citable; a "#N" inside someone's text is theirs, not the
@@ -467,7 +495,8 @@ class Analyst:
         """File a PR or thread card's answer. `verdicts`: the guard's, when the answer is
         fresh (checked against its batch); a cached answer is checked here on its own."""
         if verdicts is None:
-            guard = batch_guards([card], _window(data))[card["number"]]
+            sources = self._sources_of(data, [card]) if isinstance(answer, PRAnswer) else {}
+            guard = batch_guards([card], _window(data), sources=sources)[card["number"]]
             if isinstance(answer, PRAnswer):
                 verdicts = pr_verdicts(card, answer, guard)
             else:

@@ -277,3 +277,16 @@ def card_logins(card: dict[str, Any]) -> set[str]:
         logins |= {x.get("login") for x in card.get(key, [])}
     logins |= ending_logins(card)
     return {x for x in logins if x}
+
+
+def pr_source(item: Item, evidence: PREvidence | None) -> dict[str, Any]:
+    """What a PR's card was cut from: its whole description and every removed and added line
+    the store holds. Never sent to the model; the guard reads it to tell a true quote or
+    figure of the PR (a line the card left out) from an invented one."""
+    code: list[str] = []
+    files = list(evidence.merged.files) if evidence is not None and evidence.merged else []
+    for f in files:
+        diff = parse_patch(f.patch)
+        if diff is not None:
+            code += [x for x in (*diff.removed, *diff.added) if x.strip()]
+    return {"body": item.body or "", "code": code}

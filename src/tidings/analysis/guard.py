@@ -309,7 +309,7 @@ _QUANTITY_PATTERNS: tuple[tuple[str, str], ...] = (
         rf"(?:leaves?|left|leaving)\s+(?:out\s+)?{_N}(?:\s+(?:other\s+|more\s+)?files?)?\s*(?:out|unlisted|not\s+listed)?",
     ),
     ("files_not_listed", rf"{_N}\s+(?:more|other|further)\s+files?\b"),
-    ("files_not_listed", rf"(?:另有|其余|其他|另外)\s*{_N}{_CL}(?:文件)?"),
+    ("files_not_listed", rf"(?:另有|其余|其他|另外)\s*{_N}{_CL}文件\s*(?:未|没有)(?:被)?列出"),
     ("files_listed", rf"(?:lists?|listed|shows?|shown)\s+{_N}\s+files?\b"),
     ("files_listed", rf"(?:列出|列出了|展示了?)\s*{_N}{_CL}文件"),
     ("files", rf"{_N}\s+(?:changed\s+|modified\s+|touched\s+)?files?\b"),
@@ -363,6 +363,7 @@ VERIFIED_KEYS = frozenset({"summary", "why"})
 # The speaker of a text that sums up a whole thread (a hot card's topic, contention and
 # status): it gives what the participants said, each as theirs.
 THREAD = "*"
+_NAMED_ONLY = frozenset({"mentions", "mentioned_by"})
 
 
 # An untied whole number up to this, in a summary, note or stance, is a count the writer made
@@ -413,6 +414,10 @@ class Facts:
     sizes: dict[str, dict[str, set[float]]] = field(default_factory=dict)
     subject: str | None = None  # the author of the item a card is about (lower case)
     names: set[str] = field(default_factory=set)  # display names (git authors), not logins
+    sources: list[str] = field(default_factory=list)  # what a card was cut from (pr_source)
+    # Items related only because someone's text names them (`related` entries "mentions",
+    # "mentioned_by"): that they are related at all is that text's claim.
+    mentioned: set[int] = field(default_factory=set)
 
     def cites(self, token: str, voices: set[str]) -> bool:
         """Whether a path, version or name may be cited by a sentence giving `voices`' words."""
@@ -445,8 +450,10 @@ class Facts:
     @classmethod
     def of(cls, payload: Any, *, numbers: set[int], logins: set[str]) -> Facts:
         facts = cls(numbers=set(numbers), logins={x.lower() for x in logins})
-        if isinstance(payload, dict) and isinstance(payload.get("author"), str):
-            facts.subject = payload["author"].lower()
+        if isinstance(payload, dict):
+            subject = payload.get("author") or payload.get("author_name")
+            if isinstance(subject, str):
+                facts.subject = subject.lower()
         verified: list[tuple[str, str]] = []  # (entity of the enclosing item, text)
         trusted = facts._walk(payload, (), "", "", verified)
         facts.text = json.dumps(trusted, ensure_ascii=False, default=str)
@@ -455,10 +462,24 @@ class Facts:
         facts.code = facts.code.lower()
         for entity, text in verified:
             facts._learn_figures(text, entity)
+        facts.mentioned -= facts._stated
         # A run that the trusted text holds too (a body repeating its title) is no copy.
         known = _grams(" \n ".join(_strings(trusted)))
         facts.quoted = {k: v - known for k, v in facts.quoted.items() if v - known}
         return facts
+
+    _stated: set[int] = field(default_factory=set)  # numbers stated other than by a mention
+
+    def add_source(self, body: str, code: list[str]) -> None:
+        """What the card was cut from, in its author's voice: the whole description (prose)
+        and every diff line (code). A quote or figure of it is the PR's, though the card
+        left it out; it stays untrusted, exactly like the card's own excerpts."""
+        joined = "\n".join(code)
+        who = self.subject or ""
+        self.own[who] = self.own.get(who, "") + "\n" + body + "\n" + joined
+        self.prose += "\n" + body.lower()
+        self.code += "\n" + joined.lower()
+        self.sources += [body, joined]
 
     def _size(self, entity: str, quantity: str, value: Any) -> None:
         if isinstance(value, int | float) and not isinstance(value, bool):
@@ -488,6 +509,10 @@ class Facts:
         if isinstance(node.get("login"), str) and isinstance(node.get("role"), str):
             self.roles.setdefault(node["login"].lower(), node["role"])
         number = node.get("number")
+        if node.get("relation") in _NAMED_ONLY and isinstance(number, int):
+            self.mentioned.add(number)
+        elif isinstance(number, int) and not isinstance(number, bool):
+            self._stated.add(number)
         if isinstance(number, int) and not isinstance(number, bool):
             item = f"#{number}"
             if isinstance(node.get("author"), str):
@@ -662,8 +687,15 @@ def problems(
     cited = voices | set(facts.own) if speaker == THREAD else voices
     rest = sentence
     for match in _REF.finditer(sentence):
-        if int(match.group(1)) not in facts.numbers:
-            out.append(f"#{match.group(1)} is not an item of the data")
+        n = int(match.group(1))
+        if n not in facts.numbers:
+            out.append(f"#{n} is not an item of the data")
+        elif n in facts.mentioned and not _ATTRIBUTION.search(sentence):
+            if not any(f"#{n}" in facts.own.get(v, "") for v in voices):
+                out.append(
+                    f"#{n} is related only because someone's text names it: say who relates "
+                    f'it ("the reporter says it duplicates #{n}") or leave it out'
+                )
     rest = _blank(_REF, rest)
     for match in _MENTION.finditer(rest):
         if match.group(1).lower() not in facts.logins:

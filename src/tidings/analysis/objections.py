@@ -106,19 +106,23 @@ def guard_for(
     *,
     numbers: Iterable[int] = (),
     logins: Iterable[str] = (),
+    source: Mapping[str, Any] | None = None,
 ) -> Facts:
     """The guard of a task: what its data states, and the window's items and roles.
 
     `numbers` and `logins` add citable items and people beyond the payload's own (a PR-card
-    batch's other cards)."""
+    batch's other cards); `source` is what a PR card was cut from (cards.pr_source)."""
     window = window or Window()
     stated = set(numbers_in(payload)) | set(numbers)
     if window.items is not None:
         stated &= window.items
     people = people_in(payload) | {x for x in logins if x}
     facts = Facts.of(payload, numbers=stated, logins=people)
+    facts.mentioned -= set(numbers)  # a batch's own cards are stated, not merely named
     # The window's roles are the truth; the payload's are a copy of some of them.
     facts.roles.update({k.lower(): v for k, v in window.roles.items()})
+    if source is not None:
+        facts.add_source(str(source.get("body") or ""), list(source.get("code") or []))
     return facts
 
 
@@ -141,8 +145,8 @@ def text_verdicts(
 
 
 def quoted(evidence: str, card: Any) -> bool:
-    """Whether a note's evidence quotes the card: any of its strings, compared with
-    whitespace, invisible characters and escaped quotes normalised."""
+    """Whether a note's evidence quotes the card (or what it was cut from): any of its
+    strings, compared with whitespace, invisible characters and escaped quotes normalised."""
     quote = _plain(evidence).strip("\"'“”‘’…. ")
     if not quote:
         return False
@@ -234,7 +238,7 @@ def pr_verdicts(
         out += found
     for k, note in enumerate(answer.notes):
         found = text_verdicts(f"item {n} note {k + 1}", note.text, guard, author, claims=False)
-        if not quoted(note.evidence, card):
+        if not quoted(note.evidence, [card, guard.sources]):
             problem = f"its evidence {note.evidence[:60]!r} is not a quote of the card"
             found = [Verdict(v.where, v.sentence, (*v.problems, problem)) for v in found]
         out += found
@@ -306,13 +310,21 @@ SECTION_SCHEMAS: dict[str, type[BaseModel]] = {
 
 
 def batch_guards(
-    cards: list[dict[str, Any]], window: Window | None, *, cite_batch: bool = True
+    cards: list[dict[str, Any]],
+    window: Window | None,
+    *,
+    cite_batch: bool = True,
+    sources: Mapping[int, Mapping[str, Any]] | None = None,
 ) -> dict[int, Facts]:
     """One guard per card of a map batch. `cite_batch`: a card may cite the other cards of
     its batch (PR cards, read side by side: "#12392 upgrades the upload side"); a thread's
     summary may cite only what its own card links."""
     batch = {c["number"] for c in cards} if cite_batch else set()
-    return {c["number"]: guard_for(c, window, numbers=batch) for c in cards}
+    sources = sources or {}
+    return {
+        c["number"]: guard_for(c, window, numbers=batch, source=sources.get(c["number"]))
+        for c in cards
+    }
 
 
 def answer_verdicts(
