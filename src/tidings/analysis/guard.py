@@ -690,12 +690,15 @@ def problems(
         n = int(match.group(1))
         if n not in facts.numbers:
             out.append(f"#{n} is not an item of the data")
-        elif n in facts.mentioned and not _ATTRIBUTION.search(sentence):
-            if not any(f"#{n}" in facts.own.get(v, "") for v in voices):
-                out.append(
-                    f"#{n} is related only because someone's text names it: say who relates "
-                    f'it ("the reporter says it duplicates #{n}") or leave it out'
-                )
+        elif (
+            n in facts.mentioned
+            and not _ATTRIBUTION.search(sentence)
+            and not any(f"#{n}" in facts.own.get(v, "") for v in voices)
+        ):
+            out.append(
+                f"#{n} is related only because someone's text names it: say who relates "
+                f'it ("the reporter says it duplicates #{n}") or leave it out'
+            )
     rest = _blank(_REF, rest)
     for match in _MENTION.finditer(rest):
         if match.group(1).lower() not in facts.logins:
