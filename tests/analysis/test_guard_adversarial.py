@@ -201,3 +201,26 @@ def test_a_quote_or_figure_of_the_pr_the_card_left_out_is_the_prs() -> None:
     # quote is still none.
     assert [bool(v.problems) for v in kept] == [False, False, False, True]
     assert "not a quote of the card" in kept[-1].problems[-1]
+
+
+def test_another_cards_summary_is_told_by_its_names_not_by_everyday_words() -> None:
+    from tidings.analysis.objections import describes_other
+
+    mine = {
+        "number": 1,
+        "title": "[CI/Build] Add tokenizer caching",
+        "files": [{"path": "docker/Dockerfile"}],
+    }
+    theirs = {
+        "number": 2,
+        "title": "[CI/Build] Optimize the image processor",
+        "body": "This model changes mostly the ROCm build.",
+        "files": [{"path": "docker/Dockerfile.rocm"}, {"path": "requirements/build.txt"}],
+    }
+    # Everyday words the other card happens to hold tell nothing.
+    assert (
+        describes_other("Model: changes 1 files, mostly in docker/Dockerfile.", mine, [theirs])
+        is None
+    )
+    stolen = "Optimizes Dockerfile.rocm and requirements/build.txt for ROCm."
+    assert describes_other(stolen, mine, [theirs]) is theirs

@@ -185,6 +185,18 @@ def people(card: dict[str, Any]) -> dict[str, str]:
 _TOKENS = re.compile(r"[A-Za-z][A-Za-z0-9_.\-]*[A-Za-z0-9]|\d+(?:\.\d+)?")
 
 
+def _distinctive(token: str) -> bool:
+    """A name or figure that tells one PR from another ("rocm.py", "Gemma4ForCausalLM",
+    "DSpark", "2050"), not an everyday word ("changes", "Model")."""
+    if len(token) < 2:
+        return False
+    return (
+        any(c.isdigit() or c in "_.-" for c in token)
+        or any(c.isupper() for c in token[1:])
+        or (token.isupper() and len(token) >= 2)
+    )
+
+
 def _card_text(card: dict[str, Any]) -> str:
     return json.dumps(card, ensure_ascii=False).lower()
 
@@ -195,7 +207,7 @@ def describes_other(
     """The card of the batch a PR's text describes instead of its own: the names and
     figures in it that only that other card holds outnumber, two to one, those only its own
     card holds."""
-    tokens = {t.lower() for t in _TOKENS.findall(text) if len(t) >= 2}
+    tokens = {t.lower() for t in _TOKENS.findall(text) if _distinctive(t)}
     own = _card_text(card)
     for other in others:
         theirs = _card_text(other)
