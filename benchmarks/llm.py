@@ -13,7 +13,7 @@ bytes / 4):
   cached daily answers; here the cache starts empty, so it pays for them).
 
 Each window is measured twice: with the default config (a `[llm]` with only base_url and model:
-the default token budget of 200k a run, 4 calls in flight, 5 key changes a day, no topics) and
+the default token budget of 400k a run, 4 calls in flight, 5 key changes a day, no topics) and
 with the heavy one (no budget, `--concurrency` calls in flight, 10 key changes a day and a
 topic track), so the cost of a user's settings is not mistaken for the default's.
 

@@ -320,7 +320,7 @@ class LLMConfig(_Strict):
     temperature: float = Field(default=0.2, ge=0)
     timeout: float = Field(default=60.0, gt=0)
     max_concurrency: int = Field(default=4, ge=1, le=64)
-    token_budget: int = Field(default=200_000, ge=0)
+    token_budget: int = Field(default=400_000, ge=0)
     structured_output: Literal["auto", "json_schema", "json_object", "none"] = "auto"
     # Seconds a run may spend waiting before retries (rate limits, 5xx), all calls together;
     # an endpoint asking for longer is not waited for: the rules write the prose.

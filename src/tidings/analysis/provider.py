@@ -93,7 +93,7 @@ class ProviderSettings:
     temperature: float = 0.2
     timeout: float = 60.0
     structured_output: Literal["auto", "json_schema", "json_object", "none"] = "auto"
-    token_budget: int = 200_000
+    token_budget: int = 400_000
     retries: int = 2  # extra attempts after the first, per request
     backoff: float = 1.0  # seconds before the first retry; doubles, with ±50 % jitter
     max_wait: float = 60.0  # seconds of retry waits per run, all requests together

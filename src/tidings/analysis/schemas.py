@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
-PROMPT_VERSION = "2027-01-10.1"  # #12: evidence in cards, #N/@login, weekly sections
+PROMPT_VERSION = "2026-12-04.1"  # #21: descriptions, diffs, related items, author_name
 
 MAX_ITEM_TEXT = 400  # characters in one per-item field
 MAX_SECTION_TEXT = 900  # characters in one section paragraph
