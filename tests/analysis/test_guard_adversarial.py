@@ -224,3 +224,26 @@ def test_another_cards_summary_is_told_by_its_names_not_by_everyday_words() -> N
     )
     stolen = "Optimizes Dockerfile.rocm and requirements/build.txt for ROCm."
     assert describes_other(stolen, mine, [theirs]) is theirs
+
+
+def test_counts_keep_their_meaning_in_stances_and_weeks() -> None:
+    thread = {
+        "number": 4223,
+        "title": "OOM on shared GPUs",
+        "comments_in_window": 9,
+        "participants": [
+            {"login": "deploy-dan", "role": "user", "comments": 4},
+            {"login": "lin-qiao", "role": "maintainer", "comments": 3},
+        ],
+    }
+    guard = guard_for(thread)
+    assert problems("@deploy-dan wrote 4 comments of the thread's 9 comments.", guard) == []
+    assert problems("@deploy-dan wrote 9 comments.", guard) == [
+        "9 comments: the data has 4 comments of deploy-dan"
+    ]
+    week = {"week": "2026-W33", "merged_prs": 104, "previous_week_merged_prs": 111}
+    facts = guard_for(week)
+    assert problems("本周合并 104 个 PR（上周 111 个）。", facts, claims=True) == []
+    assert problems("本周合并 111 个 PR（上周 104 个）。", facts, claims=True) == [
+        "111 merged PRs: the data has 104 merged PRs"
+    ]

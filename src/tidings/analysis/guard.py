@@ -469,6 +469,7 @@ class Facts:
         return facts
 
     _stated: set[int] = field(default_factory=set)  # numbers stated other than by a mention
+    _people: set[str] = field(default_factory=set)  # logins with figures of their own
 
     def add_source(self, body: str, code: list[str]) -> None:
         """What the card was cut from, in its author's voice: the whole description (prose)
@@ -521,6 +522,11 @@ class Facts:
             size: dict[str, Any] = nested if isinstance(nested, dict) else node
             for key in ("additions", "deletions", "changed_files"):
                 self._size(item, _QUANTITY_KEYS[key], size.get(key))
+        login = node.get("login")
+        if isinstance(login, str) and login and "comments" in node:
+            # A participant's own comment count: "@x wrote 9 comments" is checked against x's.
+            self._size(login, "comments", node.get("comments"))
+            self._people.add(login.lower())
         path = node.get("path")
         if isinstance(path, str) and path:
             given = node.get("numbers")
@@ -574,17 +580,35 @@ class Facts:
             for entity in {item, *self._entities(text, begin, end)} - {""}:
                 self.sizes.setdefault(entity, {}).setdefault(name, set()).add(value)
 
-    def _entities(self, text: str, begin: int, end: int) -> list[str]:
-        """The items (#N) and files the clause around text[begin:end] names."""
-        clause_start, clause = _clause_at(text, begin, end)
-        del clause_start
-        found = [f"#{m.group(1)}" for m in _REF.finditer(clause)]
+    def _entities(self, text: str, begin: int, end: int, *, near: bool = False) -> list[str]:
+        """The items (#N), people and files the clause around text[begin:end] names.
+
+        `near`: only those with no other figure between them and text[begin:end] ("@x wrote
+        4 comments of the thread's 9": 9 is the thread's, not x's); the two halves of
+        "+358/-1057" count as one figure."""
+        left, clause = _clause_at(text, begin, end)
+        spans = [(f"#{m.group(1)}", m.start(), m.end()) for m in _REF.finditer(clause)]
+        lowered = clause.lower()
+        for who in self._people:
+            for m in re.finditer(rf"(?<![\w-]){re.escape(who)}(?![\w-])", lowered):
+                spans.append((who, m.start(), m.end()))
+        files = {f.lower() for f in self.files}
         for m in _ENTITY_FILE.finditer(clause):
             token = m.group(0).lower()
             if token in self.sizes or token.rsplit("/", 1)[-1] in self.sizes:
-                found.append(token if token in self.sizes else token.rsplit("/", 1)[-1])
-            elif token in {f.lower() for f in self.files}:
-                found.append(token)
+                key = token if token in self.sizes else token.rsplit("/", 1)[-1]
+                spans.append((key, m.start(), m.end()))
+            elif token in files:
+                spans.append((token, m.start(), m.end()))
+        found = []
+        for key, a, b in spans:
+            a, b = a + left, b + left
+            lo, hi = (b, begin) if b <= begin else (end, a)
+            if near and any(
+                not text[m.end() :].lstrip().startswith("/") for m in _NUMBER.finditer(text, lo, hi)
+            ):
+                continue
+            found.append(key)
         return found
 
     def allowed(self, name: str, text: str, begin: int, end: int) -> tuple[set[float], str]:
@@ -593,7 +617,7 @@ class Facts:
         every value the data gives that quantity."""
         scoped: set[float] = set()
         named: list[str] = []
-        for entity in self._entities(text, begin, end):
+        for entity in self._entities(text, begin, end, near=True):
             figures = self.sizes.get(entity, {})
             values = set(figures.get(name, set()))
             if name in ("additions", "deletions") and not values:
@@ -850,9 +874,8 @@ def _number_problems(
         hit = tied.get(match.start())
         if hit is not None:
             name, begin, end = hit
-            clause = _clause(worded, begin, end)
             allowed, scope = facts.allowed(name, sentence, where[begin], where[end])
-            if _COMPARISON.search(clause):
+            if _compared(worded, begin, end, match.start(), match.end()):
                 allowed |= facts.references.get(name, set())
             if allowed or name in facts.references:
                 if value not in allowed:
@@ -1022,6 +1045,22 @@ def _named(text: str, start: int, token: str, facts: Facts) -> bool:
         return False
     phrase = f"{word.group(1)} {token}".lower()
     return phrase in facts.prose or phrase in facts.code or phrase in facts.text.lower()
+
+
+def _compared(text: str, begin: int, end: int, start: int, stop: int) -> bool:
+    """Whether the figure at text[start:stop] (tied by the match text[begin:end]) is an
+    earlier window's: a comparison word in its clause with no other figure between the two,
+    so "本周合并 111 个 PR（上周 104 个）" gives 111 as this week's, not last week's."""
+    left, clause = _clause_at(text, begin, end)
+    right = left + len(clause)
+    for word in _COMPARISON.finditer(clause):
+        b = left + word.end()
+        if b <= start:  # "up from 7": nothing between the word and the figure
+            if not _NUMBER.search(text[b:start]):
+                return True
+        elif not _NUMBER.search(text[b:right]):  # "7 the week before", not "（上周 104 个）"
+            return True
+    return False
 
 
 def _clause(text: str, begin: int, end: int) -> str:
