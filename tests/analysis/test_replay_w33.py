@@ -582,6 +582,11 @@ def test_the_replay_reproduces_the_recorded_prompts(w33: Replay) -> None:
         foreign = [x for x in drawn if x and x.removesuffix(" …") not in shown]
         foreign = [x for x in foreign if not any(y.startswith(x.removesuffix(" …")) for y in shown)]
         assert not foreign, f"#{number}: the card shows code the recording never showed: {foreign}"
+    # A git history gives display names, never logins: every section says so too.
+    for r in w33.llm.requests:
+        data = data_of(r.body) or {}
+        for entry in (data.get("facts") or {}).get("prs", []):
+            assert entry["author"] is None and entry["author_name"], entry["number"]
     assert {t for t in w33.llm.tasks() if t} == {r["task"] for r in eval_records()}
     assert w33.llm.unanswered == 0 and not w33.llm.missing
     assert w33.llm.repairs == 0  # every composed answer named exactly the items asked

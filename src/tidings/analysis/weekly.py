@@ -49,7 +49,12 @@ def brief(week: WeekInput, texts: dict[tuple[Any, ...], str], n: int) -> dict[st
     entry: dict[str, Any] = {
         "number": n,
         "title": pr.title,
-        "author": pr.author,
+        # A PR read from a git history has a display name, no login (cards.author_fields).
+        **(
+            {"author": None, "author_name": pr.author}
+            if pr.source == "git"
+            else {"author": pr.author}
+        ),
         "labels": list(pr.labels),
         "additions": pr.additions,
         "deletions": pr.deletions,

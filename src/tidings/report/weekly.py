@@ -238,7 +238,12 @@ def _summary_facts(f: WeekFacts) -> dict[str, Any]:
             {
                 "number": n,
                 "title": f.by_number[n].title,
-                "author": f.by_number[n].author,
+                # A git history gives a display name, no login.
+                **(
+                    {"author": None, "author_name": f.by_number[n].author}
+                    if f.by_number[n].source == "git"
+                    else {"author": f.by_number[n].author}
+                ),
                 "risk_tags": [t.tag for t in f.risks.get(n, [])],
             }
             for n in f.ranked[:KEY_PRS]
