@@ -247,3 +247,9 @@ def test_counts_keep_their_meaning_in_stances_and_weeks() -> None:
     assert problems("本周合并 111 个 PR（上周 104 个）。", facts, claims=True) == [
         "111 merged PRs: the data has 104 merged PRs"
     ]
+
+
+def test_an_objection_to_a_derived_figure_names_the_datas_own() -> None:
+    card = {"number": 12392, "title": "Bump actions/upload-artifact from v4 to v7"}
+    [found] = problems("一次跨越 3 个主版本。", guard_for(card), claims=True)
+    assert found.startswith("3 is not a figure of the data (the data has 4 and 7, not 3)")

@@ -915,11 +915,18 @@ def _number_problems(
                 'author ("the author reports …", "作者称…") or leave it out'
             )
         else:
+            near = _nearest(value, facts.values - {float(n) for n in facts.numbers})
+            has = f" (the data has {_show(near)}, not {token})" if near else ""
             out.append(
-                f"{token} is not a figure of the data: give the data's own figures "
+                f"{token} is not a figure of the data{has}: give the data's own figures "
                 "(sums, differences and counts of a list are not checked, so not allowed)"
             )
     return out
+
+
+def _nearest(value: float, values: set[float], count: int = 3) -> list[float]:
+    """The data's figures closest to a figure it lacks, to correct it by ("4 and 7, not 3")."""
+    return sorted(sorted((v for v in values if v != value), key=lambda v: abs(v - value))[:count])
 
 
 _EN_UNITS = {
