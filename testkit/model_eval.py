@@ -81,15 +81,17 @@ def evaluate(folder: Path = EVAL) -> Report:
     for name in FIRST:
         for row in load(name, folder):
             body = data_block(row["request"])
-            cases[row["id"]] = row | {"body": body}
-            verdicts = answer_verdicts(row["task"], body, row["answer"])
+            cases[row["id"]] = row | {"body": body, "memo": {}}
+            verdicts = answer_verdicts(
+                row["task"], body, row["answer"], memo=cases[row["id"]]["memo"]
+            )
+            cases[row["id"]]["first"] = {(v.where, v.sentence) for v in verdicts}
             report.sentences += len(verdicts)
             report.rejected += [(row["id"], v) for v in verdicts if v.problems]
     for row in load(PLANTED, folder):
         case = cases[row["case"]]
-        first = answer_verdicts(case["task"], case["body"], case["answer"])
-        before = {(v.where, v.sentence) for v in first}
-        after = answer_verdicts(case["task"], case["body"], row["answer"])
+        before = case["first"]
+        after = answer_verdicts(case["task"], case["body"], row["answer"], memo=case["memo"])
         changed = [v for v in after if (v.where, v.sentence) not in before]
         caught = any(v.problems for v in changed)
         report.planted[row["category"]].append(caught)

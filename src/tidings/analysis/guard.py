@@ -377,10 +377,13 @@ def _grams(text: str) -> set[tuple[str, ...]]:
     CJK_COPY_TOKENS of any kind (eight Chinese characters are a short phrase, not a copy)."""
     tokens = _TOKEN.findall(text.lower())
     out = set()
+    words = [len(t) > 1 or t.isascii() for t in tokens]
+    inside = sum(words[:COPY_TOKENS])  # words in the run starting at i, kept as it slides
     for i in range(len(tokens) - COPY_TOKENS + 1):
-        run = tuple(tokens[i : i + COPY_TOKENS])
-        if sum(len(t) > 1 or t.isascii() for t in run) * 2 >= COPY_TOKENS:
-            out.add(run)
+        if i:
+            inside += words[i + COPY_TOKENS - 1] - words[i - 1]
+        if inside * 2 >= COPY_TOKENS:
+            out.add(tuple(tokens[i : i + COPY_TOKENS]))
     for i in range(len(tokens) - CJK_COPY_TOKENS + 1):
         out.add(tuple(tokens[i : i + CJK_COPY_TOKENS]))
     return out

@@ -340,15 +340,24 @@ def batch_guards(
 
 
 def answer_verdicts(
-    task: str, body: dict[str, Any], answer: dict[str, Any], window: Window | None = None
+    task: str,
+    body: dict[str, Any],
+    answer: dict[str, Any],
+    window: Window | None = None,
+    *,
+    memo: dict[str, Any] | None = None,
 ) -> list[Verdict]:
     """Every sentence of a recorded answer to a prompt whose data block was `body`.
 
     For tools that replay prompts (benchmarks/guard.py); the analyst calls the same
-    functions with the window it has."""
+    functions with the window it has. `memo`: a dict kept per prompt, so answers to the
+    same prompt reuse its guards (they only read them)."""
+    memo = memo if memo is not None else {}
     if task in ("pr_cards", "hot_cards"):
         cards = body["items"]
-        guards = batch_guards(cards, window, cite_batch=task == "pr_cards")
+        if "guards" not in memo:
+            memo["guards"] = batch_guards(cards, window, cite_batch=task == "pr_cards")
+        guards = memo["guards"]
         by_number = {c["number"]: c for c in cards}
         out: list[Verdict] = []
         if task == "pr_cards":
@@ -363,6 +372,6 @@ def answer_verdicts(
         return out
     payload = body["facts"]
     schema = SECTION_SCHEMAS.get(task, SectionAnswer)
-    return section_verdicts(
-        task, payload, schema.model_validate(answer), guard_for(payload, window)
-    )
+    if "guard" not in memo:
+        memo["guard"] = guard_for(payload, window)
+    return section_verdicts(task, payload, schema.model_validate(answer), memo["guard"])
