@@ -605,7 +605,11 @@ def main(argv: list[str] | None = None) -> int:
         if not command and ns.upstream is None:
             return 0
     if ns.upstream is None and not folder.is_dir():
-        print(f"error: {folder} is no folder of recorded answers", file=sys.stderr)
+        print(
+            f"error: {folder} is no folder of recorded answers: record into it first "
+            "(--upstream MODEL_URL), or name a folder holding *.jsonl records",
+            file=sys.stderr,
+        )
         return 2
     endpoint = RecordedOpenAI(
         folder, folder=folder, upstream=ns.upstream, followups=ns.followups, port=ns.port
