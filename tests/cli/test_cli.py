@@ -175,6 +175,7 @@ def test_export_import_round_trip(run: Runner, db: str, tmp_path: Path) -> None:
     other = f"sqlite:///{tmp_path / 'other.db'}"
     r = run("--db", other, "import", str(snap))
     assert r.code == 0 and "acme/widgets" in r.err
+    assert "1 repository, " in r.err and " items" in r.err  # counts agree with their nouns
     again = tmp_path / "again.jsonl"
     assert run("--db", other, "export", "acme/widgets", str(again)).code == 0
     assert _body(again) == _body(snap)

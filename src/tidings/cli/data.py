@@ -82,7 +82,7 @@ def import_cmd(
 ) -> None:
     """Load a snapshot into the store (all or nothing; importing twice changes nothing)."""
     counts = api.import_snapshot(state(ctx).db, file)
-    detail = ", ".join(f"{n} {kind}" for kind, n in counts.records.items() if n)
+    detail = ", ".join(f"{n:,} {_kinds(kind, n)}" for kind, n in counts.records.items() if n)
     names = ", ".join(counts.repositories) or "no repositories"
     say(f"imported {names}: {detail or 'no records'}")
 
@@ -146,3 +146,11 @@ def repos(ctx: typer.Context, as_json: JsonOpt = False) -> None:
         say("the store is empty: run `tidings sync OWNER/REPO` first")
     else:
         console.out.print(console.repos_table(rows))
+
+
+def _kinds(kind: str, n: int) -> str:
+    """A snapshot record kind for a count: "1 repository", "105 items", "27 review_comments"."""
+    if n == 1:
+        return kind
+    return kind[:-1] + "ies" if kind.endswith("y") else kind + "s"
+
