@@ -138,6 +138,7 @@ class Analyst:
         self.runs: list[Analysis] = []  # one per report built with this analyst
         # (repository, PR) -> what its card was cut from (cards.pr_source), for the guard
         self._sources: dict[tuple[str, int], dict[str, Any]] = {}
+        self._windows: dict[tuple[str, Any, Any], Window] = {}
 
     @classmethod
     def from_config(
@@ -393,7 +394,7 @@ class Analyst:
         task = prompts.PR_TASK if kind == "pr" else prompts.HOT_TASK
         system = prompts.system_prompt(task, lang)
 
-        window = _window(data)
+        window = self._window(data)
 
         def run(batch: list[dict[str, Any]]) -> None:
             wanted = [c["number"] for c in batch]
@@ -448,6 +449,13 @@ class Analyst:
 
         return [functools.partial(run, batch) for batch in _batches(todo, per_batch)]
 
+    def _window(self, data: WindowData) -> Window:
+        """The window's items and roles, worked out once per window."""
+        key = (data.repo, data.start, data.end)
+        if key not in self._windows:
+            self._windows[key] = _window(data)
+        return self._windows[key]
+
     def _note_sources(self, data: WindowData, evidence: dict[int, PREvidence]) -> None:
         for n, ev in evidence.items():
             item = data.items.get(n)
@@ -476,7 +484,7 @@ class Analyst:
         # report's. Citable: the window's items and those they link to or name that the store
         # holds (`related` entries; WindowData.named). Roles are the window's, whatever the
         # payload lists.
-        return guard_for(payload, _window(data), logins=logins)
+        return guard_for(payload, self._window(data), logins=logins)
 
     def _guarded(self, out: Analysis, verdicts: list[Verdict]) -> str | None:
         """The sentences the guard lets stay, as one text; counts the ones it drops."""
@@ -496,7 +504,7 @@ class Analyst:
         fresh (checked against its batch); a cached answer is checked here on its own."""
         if verdicts is None:
             sources = self._sources_of(data, [card]) if isinstance(answer, PRAnswer) else {}
-            guard = batch_guards([card], _window(data), sources=sources)[card["number"]]
+            guard = batch_guards([card], self._window(data), sources=sources)[card["number"]]
             if isinstance(answer, PRAnswer):
                 verdicts = pr_verdicts(card, answer, guard)
             else:

@@ -153,4 +153,3 @@ def _kinds(kind: str, n: int) -> str:
     if n == 1:
         return kind
     return kind[:-1] + "ies" if kind.endswith("y") else kind + "s"
-
