@@ -784,8 +784,9 @@ class DemoResult:
     repo: str
     days: list[date]
     weeks: tuple[str, ...]
-    files: list[Path]  # every report file written: Markdown, JSON and PDFs
+    files: list[Path]  # every report file written this time: Markdown, JSON and PDFs
     site_dir: Path
+    reports: list[Path] = field(default_factory=list)  # every report's JSON, written or kept
     site: BuildResult | None = None
     site_error: TidingsError | None = None  # the site failed after the reports were written
 
@@ -833,15 +834,17 @@ def build_demo(
         # check (the README beside the sample says what the data holds).
         jobs = [(day, lang) for day in days for lang in langs]
         for done, (day, lang) in enumerate(jobs, start=1):
-            _saved(result, save_report(daily(opened, settings, day, lang), folder))
+            _saved(result, save_report(daily(opened, settings, day, lang), folder, if_changed=True))
             quiet("daily reports", done, len(jobs))
         weekly_jobs = [(week, lang) for week in WEEKS for lang in langs]
         for done, (week, lang) in enumerate(weekly_jobs, start=1):
             year, number = parse_week(week)
-            _saved(result, save_report(weekly(opened, settings, year, number, lang), folder))
+            report = weekly(opened, settings, year, number, lang)
+            _saved(result, save_report(report, folder, if_changed=True))
             quiet("weekly reports", done, len(weekly_jobs))
     if pdf:  # each report's PDF beside it, as `run` makes them; the site copies them
-        result.files += make_pdfs([p for p in result.files if p.suffix == ".json"], progress)
+        # Only the PDFs missing or stale are made: a second demo on the same data writes nothing.
+        result.files += make_pdfs(result.reports, progress)
     if site:
         chrome = SiteConfig(title="tidings demo")
         try:
@@ -852,4 +855,6 @@ def build_demo(
 
 
 def _saved(result: DemoResult, saved: SavedReport) -> None:
-    result.files += [saved.markdown_path, saved.json_path]
+    result.reports.append(saved.json_path)
+    if saved.written:
+        result.files += [saved.markdown_path, saved.json_path]

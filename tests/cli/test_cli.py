@@ -438,11 +438,14 @@ def test_demo_writes_both_languages_offline(run: Runner, tmp_path: Path, pdf: bo
     assert str(out / "daily") in r.err  # it says where the reports are
     quiet = (out / "daily" / "2026-03-08.en.md").read_text(encoding="utf-8")
     assert "A quiet window" in quiet
-    # Running it again is idempotent: same store contents, same reports (bar the timestamp).
-    first = (out / "daily" / "2026-03-10.zh.md").read_text(encoding="utf-8")
-    assert run(*args).code == 0
-    again = (out / "daily" / "2026-03-10.zh.md").read_text(encoding="utf-8")
-    assert first.split("生成于")[0] == again.split("生成于")[0]
+    # Running it again on the same data writes nothing: no report, PDF or site file.
+    written = {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.is_file() and p.suffix != ".db"}
+    again = run(*args)
+    assert again.code == 0 and "wrote 0 files" in again.err and "already up to date" in again.err
+    if pdf:
+        assert "0 files written" in again.err  # the site's
+    touched = [p for p, t in written.items() if p.stat().st_mtime_ns != t]
+    assert touched == []
 
 
 @pytest.mark.parametrize("case", ["unknown repo", "bad token", "unreachable host"])

@@ -155,10 +155,12 @@ def demo(
     # The demo keeps its own store in OUT unless --db or TIDINGS_DB names one.
     with console.progress_display() as progress:
         result = api.build_demo(out, store=state(ctx).db, site=site, pdf=pdf, progress=progress)
+    kept = len(result.reports) * (3 if pdf else 2) - len(result.files)
+    same = f"; {kept} already up to date" if kept > 0 else ""
     say(
         f"wrote {len(result.files)} files for {result.repo} ({len(result.days)} days and weeks "
-        f"{', '.join(result.weeks)}, zh and en, Markdown, JSON{' and PDF' if pdf else ''}) to "
-        f"{out / 'daily'}/ and {out / 'weekly'}/\n"
+        f"{', '.join(result.weeks)}, zh and en, Markdown, JSON{' and PDF' if pdf else ''}{same})"
+        f" to {out / 'daily'}/ and {out / 'weekly'}/\n"
         f"open one: {result.sample} or {out / 'weekly' / (result.weeks[-1] + '.zh.md')}"
     )
     if result.site_error is not None:
