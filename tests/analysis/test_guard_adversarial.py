@@ -253,3 +253,13 @@ def test_an_objection_to_a_derived_figure_names_the_datas_own() -> None:
     card = {"number": 12392, "title": "Bump actions/upload-artifact from v4 to v7"}
     [found] = problems("一次跨越 3 个主版本。", guard_for(card), claims=True)
     assert found.startswith("3 is not a figure of the data (the data has 4 and 7, not 3)")
+
+
+def test_a_count_the_source_cannot_know_is_never_stated() -> None:
+    # A git clone knows merges, not openings: the model is given null, never 0.
+    day = {"stats": {"new_prs": None, "merged_prs": 5}}
+    guard = guard_for(day)
+    assert problems("合并 5 个 PR。", guard) == []
+    [found] = problems("0 new PRs were opened and 5 PRs were merged.", guard)
+    assert found.startswith("0 new PRs: the data cannot know new PRs")
+    assert problems("本窗口新增 PR 0 个。", guard)

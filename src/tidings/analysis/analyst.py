@@ -821,10 +821,14 @@ def _sections(
         for k, v in facts.stats.items()
         if baseline.get(k)
     }
+    # What the sources cannot know is null, never 0 (a git clone knows no PR's opening).
+    stats: dict[str, int | None] = {
+        k: (None if k in facts.unknown else v) for k, v in facts.stats.items()
+    }
     summary = {
-        "stats": facts.stats,
-        "mean_of_previous_7_windows": baseline,
-        "change_percent": change,
+        "stats": stats,
+        "mean_of_previous_7_windows": {k: v for k, v in baseline.items() if k not in facts.unknown},
+        "change_percent": {k: v for k, v in change.items() if k not in facts.unknown},
         "busiest_areas": [
             {"kind": c.kind, "name": c.name, "items": len(c.members)} for c in facts.clusters[:3]
         ],

@@ -473,6 +473,7 @@ class Facts:
 
     _stated: set[int] = field(default_factory=set)  # numbers stated other than by a mention
     _people: set[str] = field(default_factory=set)  # logins with figures of their own
+    unknown: set[str] = field(default_factory=set)  # quantities the data gives as null
 
     def add_source(self, body: str, code: list[str]) -> None:
         """What the card was cut from, in its author's voice: the whole description (prose)
@@ -558,6 +559,8 @@ class Facts:
             if key == "path" and isinstance(value, str):
                 self.files.update({value, value.rsplit("/", 1)[-1]})
             quantity = _QUANTITY_KEYS.get(key.removeprefix("previous_week_"))
+            if quantity is not None and value is None:
+                self.unknown.add(quantity)
             # A change in percent is no count, whatever key it is filed under.
             if (
                 quantity is not None
@@ -880,6 +883,12 @@ def _number_problems(
             allowed, scope = facts.allowed(name, sentence, where[begin], where[end])
             if _compared(worded, begin, end, match.start(), match.end()):
                 allowed |= facts.references.get(name, set())
+            if not allowed and name in facts.unknown and name not in facts.references:
+                out.append(
+                    f"{token} {_QUANTITY_WORDS[name]}: the data cannot know {_QUANTITY_WORDS[name]}"
+                    " (null: its source lacks them); say it is unknown or leave it out"
+                )
+                continue
             if allowed or name in facts.references:
                 if value not in allowed:
                     what = f"{_QUANTITY_WORDS[name]} of {scope}" if scope else _QUANTITY_WORDS[name]

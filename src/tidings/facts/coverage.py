@@ -25,6 +25,8 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from tidings.errors import TidingsError
+from tidings.facts.activity_data import WindowData
+from tidings.facts.actors import is_git_name
 from tidings.facts.windows import Window, utc_offset
 from tidings.store import schema
 
@@ -89,3 +91,35 @@ def uncovered(
             f"run `tidings sync {repo}` to bring it up to date, {flag}",
         )
     return None
+
+
+def has_api_items(conn: Connection, repo_id: int) -> bool:
+    """Whether anything in the store came from the GitHub API (issues, comments, reviews)."""
+    it = schema.items
+    return (
+        conn.execute(
+            sa.select(it.c.number)
+            .where(it.c.repo_id == repo_id, sa.func.coalesce(it.c.source, "api") != "git")
+            .limit(1)
+        ).first()
+        is not None
+    )
+
+
+# The counts a git clone cannot know: when a PR was opened (git has only its merge), and,
+# with nothing from the API at all, issues and PRs closed without merging.
+GIT_UNKNOWN = ("new_prs",)
+GIT_ONLY_UNKNOWN = ("new_issues", "closed_issues", "new_prs", "closed_unmerged_prs")
+
+
+def git_prs(data: WindowData, merged: list[int]) -> list[int]:
+    """The window's merged PRs that came from a git clone."""
+    return [n for n in merged if n in data.items and is_git_name(data.items[n].author_type)]
+
+
+def unknown_counts(data: WindowData, merged: list[int], api_data: bool) -> tuple[str, ...]:
+    """The headline counts the window's sources cannot know (one representation: the report
+    prints "—" for them, and the model is given null, never 0)."""
+    if not git_prs(data, merged):
+        return ()
+    return GIT_UNKNOWN if api_data else GIT_ONLY_UNKNOWN

@@ -17,6 +17,7 @@ from tidings.config import RepoConfig, TopicConfig
 from tidings.facts.activity import ActivityFacts, activity_facts
 from tidings.facts.activity_data import WindowData, load_window
 from tidings.facts.actors import is_bot
+from tidings.facts.coverage import has_api_items, unknown_counts
 from tidings.facts.discussions import Discussion, hot_discussions
 from tidings.facts.importance import Scored, score_merged
 from tidings.facts.review_notes import load_review_notes
@@ -61,6 +62,9 @@ class DayFacts:
     participants: int  # people (not bots) who commented, reviewed or opened an item
     watch: list[Watch]
     data_as_of: datetime | None
+    # Headline counts the sources cannot know (facts/coverage.py): "—" in the report, null
+    # for the model, never 0.
+    unknown: tuple[str, ...] = ()
 
     @property
     def stats(self) -> dict[str, int]:
@@ -102,6 +106,8 @@ def load_day(
     past = [item_lists(conn, repo_id, previous(window, k)).counts() for k in range(1, history + 1)]
     data = load_window(conn, repo_id, repo.name, window.start, window.end, roles=roles)
     facts = day_facts(repo, window, data, lists, past, data_as_of(conn, repo_id))
+    unknown = unknown_counts(data, facts.lists.merged_prs, has_api_items(conn, repo_id))
+    facts = replace(facts, unknown=unknown)
     # The hot PR threads' review record, before the window too (a handful of PRs).
     prs = [d.number for d in facts.hot if data.items[d.number].kind == "pr"]
     if not prs:

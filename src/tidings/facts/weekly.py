@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
-import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from tidings.config import RepoConfig
@@ -36,7 +35,6 @@ from tidings.facts.topics import TopicMatch, topic_matches
 from tidings.facts.trends import PROCESS_LABELS, AreaKind, is_generic, topic_tags
 from tidings.facts.watchlist import Watch, watchlist
 from tidings.facts.windows import Window, previous
-from tidings.store import schema
 
 
 @dataclass(frozen=True)
@@ -151,19 +149,6 @@ def load_week(conn: Connection, repo_id: int, repo: RepoConfig, window: Window) 
         tracks=tracks,
         repo=repo,
         threads=load_thread_figures(conn, repo_id, merged, window.end),
-    )
-
-
-def has_api_items(conn: Connection, repo_id: int) -> bool:
-    """Whether anything in the store came from the GitHub API (issues, comments, reviews)."""
-    it = schema.items
-    return (
-        conn.execute(
-            sa.select(it.c.number)
-            .where(it.c.repo_id == repo_id, sa.func.coalesce(it.c.source, "api") != "git")
-            .limit(1)
-        ).first()
-        is not None
     )
 
 

@@ -14,11 +14,11 @@ from tidings._version import __version__
 from tidings.config import Lang, RepoConfig
 from tidings.facts.activity_data import Item
 from tidings.facts.actors import is_git_name
+from tidings.facts.coverage import git_prs, has_api_items
 from tidings.facts.daily import HISTORY, METRICS, DayFacts, TopicFacts, load_day
 from tidings.facts.discussions import Discussion, Participant
 from tidings.facts.evidence import PREvidence, window_evidence
 from tidings.facts.prose import cut
-from tidings.facts.weekly import has_api_items
 from tidings.facts.windows import daily_window
 from tidings.records import now_utc
 from tidings.report import model as m
@@ -195,17 +195,10 @@ class _Writer(SlotText):
 
     def coverage(self, api_data: bool) -> m.DailyCoverage | None:
         """What the day's counts cannot say when its merged PRs came from a git clone."""
-        data = self.data
-        git = [
-            n
-            for n in self.facts.lists.merged_prs
-            if n in data.items and is_git_name(data.items[n].author_type)
-        ]
+        git = git_prs(self.data, self.facts.lists.merged_prs)
         if not git:
             return None
-        unknown = ["new_prs"]
-        if not api_data:
-            unknown = ["new_issues", "closed_issues", "new_prs", "closed_unmerged_prs"]
+        unknown = list(self.facts.unknown)
         text = self.t(
             "coverage_git_only" if not api_data else "coverage_mixed",
             git=len(git),

@@ -22,6 +22,7 @@ from tidings._version import __version__
 from tidings.config import Lang, RepoConfig
 from tidings.facts import risk
 from tidings.facts.actors import is_bot
+from tidings.facts.coverage import has_api_items
 from tidings.facts.daily import DayFacts, load_day
 from tidings.facts.evidence import PREvidence, window_evidence
 from tidings.facts.importance import top_dirs
@@ -40,7 +41,6 @@ from tidings.facts.weekly import (
     churn_trends,
     follow_up_groups,
     generated_churn,
-    has_api_items,
     is_plain_directory,
     label_trends,
     load_week,
