@@ -224,6 +224,11 @@ def test_git_only_daily_html_shows_a_dash_for_what_git_cannot_know(
     # The Markdown says the same.
     md = render_daily_markdown(report)
     assert words["act_needs_api"] in md and f"{words['new_issues']} —" in md
+    # No discussion or watch list is knowable from a clone: "unknown", never "none" (#22).
+    page = _text(doc.getroot() if hasattr(doc, "getroot") else doc)
+    for text in (md, page):
+        assert words["hot_unknown"] in text and words["watch_unknown"] in text
+        assert words["hot_empty"] not in text and words["watch_empty"] not in text
 
 
 def test_a_daily_with_every_count_known_shows_numbers(git_days: dict[str, Any]) -> None:

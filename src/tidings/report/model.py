@@ -199,6 +199,12 @@ class DailyCoverage(_Model):
     unknown: list[str]
     text: Prose
 
+    @property
+    def git_only(self) -> bool:
+        """Nothing of the window came from the GitHub API: no issues, comments or reviews,
+        so an empty discussion or watch list is unknown, not none."""
+        return "new_issues" in self.unknown
+
 
 class Activity(_Model):
     top_authors: list[Count]
