@@ -75,6 +75,30 @@ class LoggedRequest:
     task: str | None = None
 
 
+def completion_body(
+    ident: str, model: str, content: str, prompt: int, completion: int
+) -> dict[str, Any]:
+    """A chat-completions response carrying one assistant message and its token counts."""
+    return {
+        "id": ident,
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": model,
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": content},
+                "finish_reason": "stop",
+            }
+        ],
+        "usage": {
+            "prompt_tokens": prompt,
+            "completion_tokens": completion,
+            "total_tokens": prompt + completion,
+        },
+    }
+
+
 def tokens(text: str) -> int:
     return (len(text.encode("utf-8")) + 3) // 4
 
@@ -434,25 +458,8 @@ class FakeOpenAI:
         with self._lock:
             self.prompt_tokens += prompt
             self.completion_tokens += completion
-        return (
-            200,
-            {},
-            {
-                "id": f"chatcmpl-{len(self.requests)}",
-                "object": "chat.completion",
-                "created": int(time.time()),
-                "model": body.get("model", self.model),
-                "choices": [
-                    {
-                        "index": 0,
-                        "message": {"role": "assistant", "content": content},
-                        "finish_reason": "stop",
-                    }
-                ],
-                "usage": {
-                    "prompt_tokens": prompt,
-                    "completion_tokens": completion,
-                    "total_tokens": prompt + completion,
-                },
-            },
+        model = body.get("model", self.model)
+        reply = completion_body(
+            f"chatcmpl-{len(self.requests)}", model, content, prompt, completion
         )
+        return 200, {}, reply

@@ -54,7 +54,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -63,7 +62,7 @@ from typing import Any, Literal
 import httpx
 
 from testkit.servers.loopback import LoopbackHandler, LoopbackServer
-from testkit.servers.openai import data_of, tokens
+from testkit.servers.openai import completion_body, data_of, tokens
 from tidings.errors import hide_password
 
 Answer = dict[str, Any]
@@ -543,24 +542,8 @@ class RecordedOpenAI:
             self.prompt_tokens += prompt
             self.completion_tokens += completion
             number = len(self.requests)
-        return {
-            "id": f"chatcmpl-recorded-{number}",
-            "object": "chat.completion",
-            "created": int(time.time()),
-            "model": body.get("model", self.model),
-            "choices": [
-                {
-                    "index": 0,
-                    "message": {"role": "assistant", "content": content},
-                    "finish_reason": "stop",
-                }
-            ],
-            "usage": {
-                "prompt_tokens": prompt,
-                "completion_tokens": completion,
-                "total_tokens": prompt + completion,
-            },
-        }
+        model = body.get("model", self.model)
+        return completion_body(f"chatcmpl-recorded-{number}", model, content, prompt, completion)
 
 
 # -- command line -------------------------------------------------------------------------------
