@@ -11,24 +11,16 @@ from pathlib import Path
 
 from testkit.servers.openai import FakeOpenAI, data_of
 from tests.analysis.test_analysis import make_analyst
-from tests.sources.test_git_source import Clone
+from tests.sources.test_git_source import synced_git_day
 from tidings.config import RepoConfig
 from tidings.report.daily import build_daily
-from tidings.sources.git import sync_git
-from tidings.store import Store
 
 NOW = datetime(2026, 9, 20, tzinfo=UTC)
 
 
 def test_a_git_only_day_gives_the_model_null_for_what_git_cannot_know(tmp_path: Path) -> None:
-    clone = Clone(tmp_path / "clone")
-    clone.write("engine/gemm.py", "def gemm(m):\n    return m\n")
-    clone.commit("[Kernel] Fused GEMM (#11)")
-    clone.write("docs/x.md", "hello\n")
-    clone.commit("[Doc] Hello (#12)")
-    store = Store.open(f"sqlite:///{tmp_path / 'git.db'}")
+    store = synced_git_day(tmp_path)
     try:
-        sync_git(store, "acme/engine", clone.path)
         repo = RepoConfig(name="acme/engine")
         with FakeOpenAI() as llm:
 

@@ -11,7 +11,7 @@ from typing import Any
 import lxml.html
 import pytest
 
-from tests.sources.test_git_source import Clone
+from tests.sources.test_git_source import synced_git_day
 from tidings.config import LANGS, RepoConfig, load_config
 from tidings.demo import CONFIG_PATH, REPO, SAMPLE_PATH
 from tidings.render import common as c
@@ -23,7 +23,6 @@ from tidings.report.daily import build_daily
 from tidings.report.weekly import build_weekly
 from tidings.report.weekly_model import TrendRow, WeeklyReport
 from tidings.snapshot import import_snapshot
-from tidings.sources.git import sync_git
 from tidings.store import Store
 from tidings.words import daily as daily_words
 from tidings.words import weekly as weekly_words
@@ -183,15 +182,8 @@ def test_weekly_html_trend_rows_match_the_markdown(
 @pytest.fixture(scope="module")
 def git_days(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """A day whose merged PRs come only from a git clone: git cannot know the other counts."""
-    root = tmp_path_factory.mktemp("git-daily")
-    clone = Clone(root / "clone")
-    clone.write("engine/gemm.py", "def gemm(m):\n    return m\n")
-    clone.commit("[Kernel] Fused GEMM (#11)")
-    clone.write("docs/x.md", "hello\n")
-    clone.commit("[Doc] Hello (#12)")
-    store = Store.open(f"sqlite:///{root / 'git.db'}")
+    store = synced_git_day(tmp_path_factory.mktemp("git-daily"))
     try:
-        sync_git(store, "acme/engine", clone.path)
         repo = RepoConfig(name="acme/engine")
         return {
             lang: build_daily(store, repo, date(2026, 8, 6), lang, now=NOW.replace(month=9))

@@ -68,6 +68,19 @@ class Clone:
         return self.git("rev-parse", "HEAD")
 
 
+def synced_git_day(root: Path) -> Store:
+    """A store whose only data is a clone's two merged PRs of 2026-08-06 (#11, #12): a
+    git-only day, for what a report may say of it. The caller closes the store."""
+    clone = Clone(root / "clone")
+    clone.write("engine/gemm.py", "def gemm(m):\n    return m\n")
+    clone.commit("[Kernel] Fused GEMM (#11)")
+    clone.write("docs/x.md", "hello\n")
+    clone.commit("[Doc] Hello (#12)")
+    store = Store.open(f"sqlite:///{root / 'git.db'}")
+    sync_git(store, "acme/engine", clone.path)
+    return store
+
+
 @pytest.fixture
 def clone(tmp_path: Path) -> Clone:
     c = Clone(tmp_path / "clone")
