@@ -15,10 +15,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Literal
+from typing import Literal, get_args
 
 from tidings.facts.activity_data import Item, WindowData
 
+# Most relevant first: a revert or a closing link says more than a name in passing.
 Relation = Literal[
     "reverts",
     "reverted_by",
@@ -30,18 +31,7 @@ Relation = Literal[
     "mentions",
     "mentioned_by",
 ]
-# Most relevant first: a revert or a closing link says more than a name in passing.
-RELATIONS: tuple[Relation, ...] = (
-    "reverts",
-    "reverted_by",
-    "closes",
-    "closed_by",
-    "fixes",
-    "fixed_by",
-    "follow_up",
-    "mentions",
-    "mentioned_by",
-)
+RELATIONS: tuple[Relation, ...] = get_args(Relation)
 _RANK = {r: k for k, r in enumerate(RELATIONS)}
 MAX_RELATED = 8
 TITLE_CHARS = 200
