@@ -145,3 +145,21 @@ def test_also_fixes_with_a_note_is_still_only_a_pointer() -> None:
     assert excerpt(body, 200) == (
         "Shared GPUs: leave the default `auto`. Dedicated GPUs: `auto` resolves to 0.95."
     )
+
+
+def test_a_bare_address_in_parentheses_leaves_no_half_parenthesis() -> None:
+    # vllm-ascend #5939's opening sentence: the address goes, and its parentheses with it.
+    body = (
+        "### What this PR does / why we need it?\n"
+        "Since the PR (https://github.com/vllm-project/vllm/pull/32118) has\n"
+        "modified the criteria for judging Prefill and Decode requests in vLLM,\n"
+        "PCPManager needs to synchronize with this standard.\n"
+    )
+    got = excerpt(body, 300)
+    assert got.startswith("Since the PR has modified the criteria")
+    assert "(" not in got and ")" not in got
+
+
+def test_an_address_with_balanced_parentheses_goes_whole() -> None:
+    got = excerpt("The table at https://en.example.org/wiki/Foo_(bar) lists every op we cover.")
+    assert "bar" not in got and ")" not in got

@@ -39,7 +39,9 @@ TEMPLATE_ANSWERS = re.compile(
 _IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)?")
 _LINK = re.compile(r"\[([^\]]*)\]\(\s*[^)\s]*\s*(?:\"[^\"]*\"\s*)?\)?")
 _TAG = re.compile(r"</?[A-Za-z][^<>]*(?:>|$)")
-URL = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)
+# An address runs to the next space, but a ")" it did not open closes the sentence's
+# parenthesis ("the PR (https://…/32118) changed"): balanced pairs stay in (wiki-style paths).
+URL = re.compile(r"(?:https?://|www\.)[^\s()]*(?:\([^\s()]*\)[^\s()]*)*", re.IGNORECASE)
 # "Come from: <url>", "please refer: <url>", "See <url>": a label whose only content was a link.
 _LABEL_BEFORE_URL = re.compile(
     r"(?:^|(?<=[\s(]))(?:come from|comes from|please refer(?: to)?|refer(?: to)?|see(?: also)?|"
