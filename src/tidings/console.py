@@ -121,6 +121,35 @@ def progress_display() -> Iterator[Callable[[str, int, int | None], None]]:
 # -- tables -------------------------------------------------------------------------------------
 
 
+def show(*tables: Table) -> None:
+    """Tables on stdout: drawn for a terminal; piped, plain tab-separated rows (as `gh` prints
+    them) that `cut`, `sort` and `awk` read. Piped, a lone table is its rows alone; several
+    start each row with their table's title, so the rows still say which table they are."""
+    if out.is_terminal:
+        for table in tables:
+            out.print(table)
+        return
+    lines = []
+    for table in tables:
+        lead = [_plain(table.title)] if len(tables) > 1 else []
+        columns = [list(column.cells) for column in table.columns]
+        for row in range(table.row_count):
+            lines.append("\t".join(lead + [_plain(cells[row]) for cells in columns]))
+    stdout.write("".join(f"{line}\n" for line in lines))
+    stdout.flush()
+
+
+def _plain(value: object) -> str:
+    # Cells hold escaped markup (`cell`) or Text; piped, neither may split a row or a column.
+    if isinstance(value, Text):
+        text = value.plain
+    elif isinstance(value, str):
+        text = Text.from_markup(value).plain
+    else:
+        text = "" if value is None else str(value)
+    return " ".join(text.split())
+
+
 # Units of the numbers key_value_table shows, by key: a bare "elapsed 3.2" reads as anything.
 UNITS = {"elapsed": "s", "seconds": "s", "bytes": "bytes"}
 

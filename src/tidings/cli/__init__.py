@@ -20,6 +20,7 @@ Exit codes, everywhere (README: Exit codes):
 from __future__ import annotations
 
 import contextlib
+import inspect
 import os
 import signal
 import sys
@@ -41,6 +42,21 @@ except ImportError:  # pragma: no cover
     from click.exceptions import ClickException, UsageError  # type: ignore[assignment]
 
 __all__ = ["app", "main"]
+
+
+def _one_line_summaries(typer_app: typer.Typer) -> None:
+    """Each command's summary in a command list is its docstring's first paragraph as one
+    sentence: Typer keeps the source's line breaks there, which wrap mid-phrase."""
+    for command in typer_app.registered_commands:
+        doc = inspect.getdoc(command.callback) if command.callback else None
+        if command.short_help is None and doc:
+            command.short_help = " ".join(doc.split("\n\n")[0].split())
+    for group in typer_app.registered_groups:
+        if group.typer_instance is not None:
+            _one_line_summaries(group.typer_instance)
+
+
+_one_line_summaries(app)
 
 
 def _usage_line(exc: UsageError) -> str:

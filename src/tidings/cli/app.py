@@ -26,6 +26,8 @@ app = typer.Typer(
     help="Daily and weekly development reports for fast-moving GitHub repositories.\n\n"
     "Start with `tidings demo` (offline), or `tidings init OWNER/REPO` for your own.",
     no_args_is_help=True,
+    # Click hands these down to every subcommand's context: `tidings report daily -h` works too.
+    context_settings={"help_option_names": ["-h", "--help"]},
     # --install-completion / --show-completion for bash, zsh, fish and PowerShell (Click's).
     add_completion=True,
     pretty_exceptions_enable=False,
@@ -151,13 +153,41 @@ def warn(text: str) -> None:
     say(f"warning: {text}")
 
 
-RepoArg = Annotated[str, typer.Argument(metavar="OWNER/REPO", help="The GitHub repository.")]
+# What shell completion offers. The commands check the same values (a test holds the two).
+LANGUAGES = ("zh", "en")
+REPORT_FORMATS = ("md", "json", "pdf")
+
+
+def complete(choices: tuple[str, ...], incomplete: str) -> list[str]:
+    return [c for c in choices if c.startswith(incomplete)]
+
+
+def complete_repo(ctx: typer.Context, incomplete: str) -> list[str]:
+    """The repositories tidings.toml lists (the one --config names, else the nearest): a
+    completion never fails, so a missing or broken config offers nothing."""
+    from tidings.api import load_config
+
+    path = ctx.find_root().params.get("config")
+    try:
+        names = [r.name for r in load_config(path).repos]
+    except Exception:  # a completion must never print a traceback into a shell
+        return []
+    return [n for n in names if n.startswith(incomplete)]
+
+
+RepoArg = Annotated[
+    str,
+    typer.Argument(
+        metavar="OWNER/REPO", help="The GitHub repository.", autocompletion=complete_repo
+    ),
+]
 OptRepoArg = Annotated[
     str | None,
     typer.Argument(
         metavar="OWNER/REPO",  # Click adds the brackets of an optional argument
         help="The GitHub repository (default: the only one in tidings.toml).",
         show_default=False,
+        autocompletion=complete_repo,
     ),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON on stdout instead of tables.")]
@@ -172,13 +202,18 @@ AllowPartialOpt = Annotated[
 ]
 LangOpt = Annotated[
     str | None,
-    typer.Option("--lang", help="zh or en (default: the repository's `language` in the config)."),
+    typer.Option(
+        "--lang",
+        help="zh or en (default: the repository's `language` in the config).",
+        autocompletion=lambda incomplete: complete(LANGUAGES, incomplete),
+    ),
 ]
 FormatOpt = Annotated[
     str,
     typer.Option(
         "--format",
         help="md (Markdown), json (the report model, docs/report.md) or pdf (needs --out).",
+        autocompletion=lambda incomplete: complete(REPORT_FORMATS, incomplete),
     ),
 ]
 OutOpt = Annotated[Path | None, typer.Option("--out", help="Write to this file instead of stdout.")]

@@ -61,7 +61,7 @@ def sync(
         console.emit_json(data)
     else:
         title = f"synced {repo} from {git}" if git is not None else f"synced {repo}"
-        console.out.print(console.key_value_table(title, data))
+        console.show(console.key_value_table(title, data))
 
 
 @app.command("export")
@@ -132,8 +132,7 @@ def stats(
     if as_json:
         console.emit_json(result.to_json_dict())
         return
-    for table in console.stats_tables(result):
-        console.out.print(table)
+    console.show(*console.stats_tables(result))
 
 
 @app.command()
@@ -145,7 +144,7 @@ def repos(ctx: typer.Context, as_json: JsonOpt = False) -> None:
     elif not rows:
         say("the store is empty: run `tidings sync OWNER/REPO` first")
     else:
-        console.out.print(console.repos_table(rows))
+        console.show(console.repos_table(rows))
 
 
 def _kinds(kind: str, n: int) -> str:

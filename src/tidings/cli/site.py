@@ -45,7 +45,7 @@ def site_build(
         console.emit_json(result.to_dict())
         return
     summary = {k: v for k, v in result.to_dict().items() if k != "warnings"}  # said above
-    console.out.print(console.key_value_table(f"site {target}", summary))
+    console.show(console.key_value_table(f"site {target}", summary))
 
 
 @app.command()
@@ -155,7 +155,7 @@ def run_cmd(
     else:
         outcomes = result.repositories
         if len(outcomes) <= TABLE_ROWS:
-            console.out.print(console.run_table(outcomes))
+            console.show(console.run_table(outcomes))
         else:  # one line per failure, then the summary below
             for outcome in outcomes:
                 if not outcome.ok:
