@@ -6,6 +6,8 @@ Store and config
     open_store(url=None) -> Store          the store at a database URL (default: a SQLite file
                                            in the user data folder); close it when done
     load_config(path=None) -> Config       tidings.toml (or the defaults)
+    init_project(repos, folder, ...)       write a commented tidings.toml (`tidings init`)
+    check_repo_name(name) -> str           `name` if it is a valid OWNER/REPO, else InvocationError
 
 Sources (into the store)
     sync(store, repo, ...)                 GitHub: issues, PRs, comments, reviews, files
@@ -17,6 +19,8 @@ Sources (into the store)
 Reports (from the store)
     build_daily(store, repo, day, lang)    -> DailyReport, one day's report
     build_weekly(store, repo, week, lang)  -> WeeklyReport, one ISO week's report
+    resolve_day(text, repo) -> date        "yesterday", "today" or YYYY-MM-DD: the day meant
+    resolve_week(text, repo) -> (y, w)     "last-week", "this-week" or YYYY-Www: the ISO week
     stats(store, repo, day=|week=)         a window's counts
     render_report(report, fmt="md")        the report as Markdown or JSON text, or PDF bytes
     write_report(report, path, fmt=None)   write one rendering to a file, atomically
@@ -29,6 +33,8 @@ Site and the everyday job
                                            reports, rebuild the site (`tidings run`)
     notify(reports, config)                send report files' headlines and links to chat
                                            and mail ([notify] urls, through Apprise)
+    enqueue_run(store, config)             `tidings run --queue`: jobs on a PostgreSQL queue
+    work(store, config)                    `tidings worker`: take queued jobs until stopped
     build_demo(out) -> DemoResult          the bundled sample's reports and site, offline
 
 Types: Config, RepoConfig, SiteConfig, Store, DailyReport, WeeklyReport, RunResult,
@@ -44,46 +50,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from tidings.api import (
-    DemoResult,
-    RunResult,
-    build_daily,
-    build_demo,
-    build_site,
-    build_weekly,
-    export_snapshot,
-    import_snapshot,
-    load_config,
-    notify,
-    open_store,
-    render_report,
-    repositories,
-    run,
-    save_report,
-    site_server,
-    stats,
-    sync,
-    sync_git,
-    write_report,
-)
-from tidings.errors import (
-    ConfigError,
-    InvocationError,
-    SnapshotError,
-    SourceError,
-    StoreError,
-    TidingsError,
-    TidingsWarning,
-)
+from tidings import api as _api
+from tidings import errors as _errors
+from tidings._version import __version__ as __version__
+from tidings.api import *  # noqa: F403  (the names api.__all__ lists)
+from tidings.errors import *  # noqa: F403  (the error types errors.__all__ lists)
 
 if TYPE_CHECKING:
-    from tidings.config import Config, RepoConfig, SiteConfig
-    from tidings.facts.coverage import UncoveredWindowError
-    from tidings.report.model import DailyReport
-    from tidings.report.weekly_model import WeeklyReport
-    from tidings.store import Store
-
-from tidings._version import __version__
+    # `X as X`: re-exported for type checkers; at run time __getattr__ loads them.
+    from tidings.config import Config as Config
+    from tidings.config import RepoConfig as RepoConfig
+    from tidings.config import SiteConfig as SiteConfig
+    from tidings.facts.coverage import UncoveredWindowError as UncoveredWindowError
+    from tidings.report.model import DailyReport as DailyReport
+    from tidings.report.weekly_model import WeeklyReport as WeeklyReport
+    from tidings.store import Store as Store
 
 # Types whose modules are heavy (pydantic, SQLAlchemy): loaded on first use (PEP 562).
 _LAZY = {
@@ -96,43 +77,9 @@ _LAZY = {
     "UncoveredWindowError": "tidings.facts.coverage",
 }
 
-__all__ = [
-    "Config",
-    "ConfigError",
-    "DailyReport",
-    "DemoResult",
-    "InvocationError",
-    "RepoConfig",
-    "RunResult",
-    "SiteConfig",
-    "SnapshotError",
-    "SourceError",
-    "Store",
-    "StoreError",
-    "TidingsError",
-    "TidingsWarning",
-    "UncoveredWindowError",
-    "WeeklyReport",
-    "__version__",
-    "build_daily",
-    "build_demo",
-    "build_site",
-    "build_weekly",
-    "export_snapshot",
-    "import_snapshot",
-    "load_config",
-    "notify",
-    "open_store",
-    "render_report",
-    "repositories",
-    "run",
-    "save_report",
-    "site_server",
-    "stats",
-    "sync",
-    "sync_git",
-    "write_report",
-]
+# Built from the modules that own the names, so the API cannot drift from its list; a test
+# pins it against docs/python-api.md and help(tidings).
+__all__ = sorted([*_api.__all__, *_errors.__all__, *_LAZY, "__version__"])
 
 
 def __getattr__(name: str) -> Any:

@@ -20,16 +20,18 @@ inside the functions, so `import tidings` stays fast.
 
 from __future__ import annotations
 
+import functools
 import os
+import sys
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeAlias, TypeVar
 
-from tidings.errors import ConfigError, InvocationError, TidingsError, TidingsWarning
+from tidings.errors import ConfigError, InvocationError, StoreError, TidingsError, TidingsWarning
 from tidings.report_files import render_report, save_report, write_report
 
 if TYPE_CHECKING:
@@ -64,14 +66,18 @@ __all__ = [
     "build_demo",
     "build_site",
     "build_weekly",
+    "check_repo_name",
     "enqueue_run",
     "export_snapshot",
     "import_snapshot",
+    "init_project",
     "load_config",
     "notify",
     "open_store",
     "render_report",
     "repositories",
+    "resolve_day",
+    "resolve_week",
     "run",
     "save_report",
     "site_server",
@@ -84,10 +90,46 @@ __all__ = [
 
 LANGS: tuple[Lang, ...] = ("zh", "en")
 
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _public(func: Callable[_P, _R]) -> Callable[_P, _R]:
+    """An API function: a database failure leaves it as a StoreError (a TidingsError, one line
+    in the CLI), never as SQLAlchemy's own exception, whose type callers cannot import from us."""
+
+    @functools.wraps(func)
+    def call(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        try:
+            return func(*args, **kwargs)
+        except Exception as exc:
+            store_error = _store_error(exc)
+            if store_error is None:
+                raise
+            raise store_error from exc
+
+    return call
+
+
+def _store_error(exc: Exception) -> StoreError | None:
+    # SQLAlchemy is imported only by functions that open a store: if it is not loaded, the
+    # exception cannot be one of its own (and `import tidings` stays free of it).
+    errors = sys.modules.get("sqlalchemy.exc")
+    if errors is None or not isinstance(exc, errors.SQLAlchemyError):
+        return None
+    reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+    return StoreError(
+        f"database error: {reason[0] if reason else type(exc).__name__}",
+        "check --db / TIDINGS_DB and that the database is reachable",
+        # A connection refused or a lock held elsewhere may well pass; a schema mismatch won't.
+        transient=isinstance(exc, errors.OperationalError),
+    )
+
 
 # -- the store and the config -------------------------------------------------------------------
 
 
+@_public
 def open_store(url: str | None = None, *, migrate: bool = True) -> Store:
     """Open (creating and migrating as needed) the store at `url`; None: the default store,
     a SQLite file in the user data folder. Close it with `store.close()`."""
@@ -96,6 +138,7 @@ def open_store(url: str | None = None, *, migrate: bool = True) -> Store:
     return Store.open(url or default_db_url(), migrate=migrate)
 
 
+@_public
 def load_config(path: str | os.PathLike[str] | None = None) -> Config:
     """The config file at `path`, else ./tidings.toml when present, else the defaults
     (docs: README, Configuration). A missing named file or a bad one is a ConfigError."""
@@ -124,6 +167,7 @@ def _config(config: Config | None) -> Config:
     return Config()
 
 
+@_public
 def check_repo_name(name: str) -> str:
     """`name` when it is a GitHub OWNER/REPO, else an InvocationError."""
     from tidings.names import REPO_NAME
@@ -153,6 +197,7 @@ DAY_WORDS = ("today", "yesterday")
 WEEK_WORDS = ("this-week", "last-week")
 
 
+@_public
 def resolve_day(text: str | None, repo: RepoConfig, now: datetime | None = None) -> date:
     """The day `--date` names: YYYY-MM-DD, `today` or `yesterday` (the calendar day in the
     repository's timezone), or None for the last day whose window (cut at the cut-off) has
@@ -171,6 +216,7 @@ def resolve_day(text: str | None, repo: RepoConfig, now: datetime | None = None)
     return parse_date(text)
 
 
+@_public
 def resolve_week(
     text: str | None, repo: RepoConfig, now: datetime | None = None
 ) -> tuple[int, int]:
@@ -198,6 +244,7 @@ def resolve_week(
 # -- sources -------------------------------------------------------------------------------------
 
 
+@_public
 def sync(
     store: StoreLike,
     repo: str,
@@ -273,6 +320,7 @@ def _budget(token: str | None, config: Config) -> GitHubBudget:
     return GitHubBudget(tokens, max_in_flight=config.github.max_in_flight)
 
 
+@_public
 def sync_git(
     store: StoreLike, repo: str, clone: str | os.PathLike[str], *, progress: Progress | None = None
 ) -> GitSyncReport:
@@ -285,6 +333,7 @@ def sync_git(
         return read_clone(opened, repo, Path(clone), progress=progress)
 
 
+@_public
 def import_snapshot(store: StoreLike, path: str | os.PathLike[str]) -> SnapshotCounts:
     """Load a snapshot file into the store, all or nothing; importing it twice changes nothing
     (docs/snapshot.md)."""
@@ -296,6 +345,7 @@ def import_snapshot(store: StoreLike, path: str | os.PathLike[str]) -> SnapshotC
         return load(opened, path)
 
 
+@_public
 def export_snapshot(store: StoreLike, repo: str, path: str | os.PathLike[str]) -> SnapshotCounts:
     """Write `repo`'s records to a snapshot file that `import_snapshot` reads back."""
     from tidings.snapshot import export_snapshot as dump
@@ -305,6 +355,7 @@ def export_snapshot(store: StoreLike, repo: str, path: str | os.PathLike[str]) -
         return dump(opened, repo, path)
 
 
+@_public
 def repositories(store: StoreLike) -> list[RepoSummary]:
     """The repositories in the store with their item counts."""
     from tidings.facts.inventory import repository_summaries
@@ -328,7 +379,7 @@ def _analyst(config: Config | None, store: Store, use: bool | None) -> Analyst |
 
 
 def _warn(message: str) -> None:
-    warnings.warn(message, TidingsWarning, stacklevel=4)  # the caller's line
+    warnings.warn(message, TidingsWarning, stacklevel=5)  # the caller's line, past @_public
 
 
 def _warn_unlisted_teams(store: Store, settings: RepoConfig) -> None:
@@ -370,6 +421,7 @@ def _warn_model(analyst: Analyst | None) -> None:
         _warn(warning)
 
 
+@_public
 def build_daily(
     store: StoreLike,
     repo: str | RepoConfig,
@@ -404,6 +456,7 @@ def build_daily(
     return report
 
 
+@_public
 def build_weekly(
     store: StoreLike,
     repo: str | RepoConfig,
@@ -437,6 +490,7 @@ def build_weekly(
     return report
 
 
+@_public
 def stats(
     store: StoreLike,
     repo: str | RepoConfig,
@@ -484,6 +538,7 @@ def stats(
 # -- the site ------------------------------------------------------------------------------------
 
 
+@_public
 def build_site(
     reports: str | os.PathLike[str],
     out: str | os.PathLike[str],
@@ -502,6 +557,7 @@ def build_site(
     return build(Path(reports), Path(out), site, pdf=pdf, progress=progress)
 
 
+@_public
 def site_server(
     directory: str | os.PathLike[str], host: str = "127.0.0.1", port: int = 8000
 ) -> ThreadingHTTPServer:
@@ -551,6 +607,7 @@ class RunResult:
         }
 
 
+@_public
 def run(
     store: StoreLike,
     config: Config,
@@ -642,6 +699,7 @@ def run(
 # -- many machines: the queue (docs/scale.md) -------------------------------------------------
 
 
+@_public
 def enqueue_run(
     store: StoreLike,
     config: Config,
@@ -678,6 +736,7 @@ def enqueue_run(
         )
 
 
+@_public
 def work(
     store: StoreLike,
     config: Config,
@@ -714,6 +773,7 @@ def work(
         )
 
 
+@_public
 def notify(
     reports: Sequence[str | os.PathLike[str]],
     config: Config | None = None,
@@ -742,6 +802,7 @@ def notify(
 # -- setting up ----------------------------------------------------------------------------------
 
 
+@_public
 def init_project(
     repos: list[str],
     folder: str | os.PathLike[str] = ".",
@@ -796,6 +857,7 @@ class DemoResult:
         return self.out / "daily" / f"{self.days[len(self.days) // 2 + 2].isoformat()}.zh.md"
 
 
+@_public
 def build_demo(
     out: str | os.PathLike[str] = "tidings-demo",
     *,

@@ -5,6 +5,17 @@ from __future__ import annotations
 
 from urllib.parse import unquote, urlsplit
 
+# The error types `tidings` exports; the redaction helpers below are the CLI's, not API.
+__all__ = [
+    "ConfigError",
+    "InvocationError",
+    "SnapshotError",
+    "SourceError",
+    "StoreError",
+    "TidingsError",
+    "TidingsWarning",
+]
+
 
 class TidingsError(Exception):
     """A failure the user can act on: `cause` says what went wrong, `fix` what to do about it.

@@ -29,7 +29,6 @@ import warnings
 from typing import Any, NoReturn
 
 import typer
-from sqlalchemy.exc import SQLAlchemyError
 
 from tidings import console
 from tidings.cli import data, deliver, queue, reports, site, start  # noqa: F401  (each registers its commands)
@@ -93,12 +92,6 @@ def _run(argv: list[str] | None) -> NoReturn:
         sys.exit(exc.exit_code)
     except (typer.Abort, KeyboardInterrupt):
         _exit_interrupted()
-    except SQLAlchemyError as exc:
-        reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
-        console.error_line(
-            f"database error: {reason} — check --db / TIDINGS_DB and that the database is reachable"
-        )
-        sys.exit(1)
     except BrokenPipeError:
         # `tidings stats ... | head`: the reader left; say nothing more.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
