@@ -332,6 +332,27 @@ def test_no_script_runs_from_hostile_text(browser: object, hostile_url: str) -> 
         visit.close()
 
 
+def test_a_hostile_label_is_text_on_the_search_page(browser: object, hostile_url: str) -> None:
+    # Pagefind's UI writes filter names and values into the page as HTML: a label named
+    # `<img src=x onerror=…>` once ran on search.html. Search, open every filter panel, look.
+    visit = Visit(browser)
+    try:
+        _search(visit, hostile_url, "onerror")
+        for panel in visit.page.locator(".pagefind-ui__filter-name").all():
+            panel.click()
+        visit.page.wait_for_timeout(300)
+        assert visit.page.evaluate("() => window.__pwned === undefined")
+        assert visit.dialogs == []
+        assert visit.page.locator(".pagefind-ui img, .pagefind-ui script").count() == 0
+        labels = visit.page.locator(".pagefind-ui__filter-label").all_inner_texts()
+        # Shown as the text it is, with fullwidth brackets that cannot open a tag.
+        shown = "＜img src=x onerror=alert(＇label＇)＞ ("
+        assert [x for x in labels if x.startswith(shown)], labels
+        assert visit.problems == []
+    finally:
+        visit.close()
+
+
 def test_hostile_text_is_inert_in_the_pdf(hostile_site: Path) -> None:
     pdftotext = require_tool("pdftotext", "the PDF tests")
     pdfinfo = require_tool("pdfinfo", "the PDF tests")

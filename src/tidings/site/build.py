@@ -463,7 +463,7 @@ class SiteBuilder:
             topics = []
         found += [(tr("site_filter_label"), label) for label in labels]
         found += [(tr("site_filter_topic"), topic) for topic in topics]
-        return tuple(found)
+        return tuple((search.inert(name), search.inert(value)) for name, value in found)
 
     def queue_pdf(self, rel: str, r: ReportFile) -> None:
         """The report's PDF: already in the site, or made beside the report when it was

@@ -23,8 +23,18 @@ import tempfile
 from pathlib import Path
 
 FOLDER = "pagefind"
+# Pagefind's default UI puts filter names and values into the page as HTML (innerHTML), so a
+# label named `<img src=x onerror=…>` would run on the search page. What the site hands it as
+# a filter is made inert: each character that could start markup or an entity, or close an
+# attribute, becomes its fullwidth twin, which reads the same and is never markup.
+_INERT = str.maketrans({"<": "＜", ">": "＞", "&": "＆", '"': "＂", "'": "＇", "`": "｀"})
 # Pagefind's other front ends: the search page uses its default UI (pagefind-ui.*).
 UNUSED = ("pagefind-component-ui.", "pagefind-modular-ui.")
+
+
+def inert(text: str) -> str:
+    """`text` as Pagefind's UI may show it: no character it could read as markup."""
+    return " ".join(text.translate(_INERT).split())
 
 
 def executable() -> Path | None:
