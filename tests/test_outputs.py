@@ -193,3 +193,69 @@ def test_cli_export_to_a_full_disk_prints_one_line(tmp_path: Path, demo_store: S
     assert done.stderr.startswith("error: cannot write ")
     assert "no space left on the device — free disk space" in done.stderr
     assert list(out.iterdir()) == []
+
+
+# -- what is at the path ----------------------------------------------------------------------
+
+
+def test_a_symlink_is_written_through_and_kept(tmp_path: Path) -> None:
+    real = tmp_path / "real.md"
+    real.write_text("old")
+    link = tmp_path / "link.md"
+    link.symlink_to(real)
+    write_atomic(link, "new")
+    assert link.is_symlink() and os.readlink(link) == str(real)
+    assert real.read_text() == "new"
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder", "link to a fifo", "link to /dev/null"])
+def test_what_is_not_a_regular_file_is_refused_and_left_as_it_was(
+    tmp_path: Path, kind: str
+) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    target = {
+        "fifo": fifo,
+        "folder": tmp_path,
+        "link to a fifo": tmp_path / "l1",
+        "link to /dev/null": tmp_path / "l2",
+    }[kind]
+    if kind == "link to a fifo":
+        target.symlink_to(fifo)
+    elif kind == "link to /dev/null":
+        target.symlink_to("/dev/null")
+    before = os.lstat(target)
+    with pytest.raises(TidingsError) as caught:
+        write_atomic(target, "x")
+    assert "tidings writes whole regular files" in caught.value.one_line()
+    after = os.lstat(target)
+    assert (after.st_mode, after.st_ino) == (before.st_mode, before.st_ino)
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_a_loop_of_symlinks_is_one_error(tmp_path: Path) -> None:
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    with pytest.raises(TidingsError, match="never reach a file"):
+        write_atomic(tmp_path / "a", "x")
+
+
+def test_cli_out_to_a_device_is_one_line_and_exit_1(tmp_path: Path, demo_store: Store) -> None:
+    link = tmp_path / "null.md"
+    link.symlink_to("/dev/null")
+    env = {k: v for k, v in os.environ.items() if k != "TIDINGS_DB"}
+    db = str(demo_store.engine.url)
+    args = ["report", "daily", REPO, "--date", "2026-03-05", "--no-llm", "--out", str(link)]
+    done = subprocess.run(
+        [sys.executable, "-m", "tidings.cli", "--db", db, *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert done.stderr.count("\n") == 1 and "is a device" in done.stderr
+    assert link.is_symlink()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import errno
 import os
 import secrets
+import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -60,6 +61,46 @@ def write_error(path: Path, exc: OSError, fix: str = "choose a writable location
     return TidingsError(f"cannot write {path}: {exc.strerror or exc}", fix)
 
 
+_KINDS = {
+    stat.S_IFDIR: "a folder",
+    stat.S_IFCHR: "a device",
+    stat.S_IFBLK: "a device",
+    stat.S_IFIFO: "a pipe (FIFO)",
+    stat.S_IFSOCK: "a socket",
+}
+
+
+def target_of(path: Path, shown: Path | None = None) -> Path:
+    """Where a write of `path` lands: `path` when it is absent or a regular file; through a
+    symlink, the file it points to (written in place of that file, the link kept, on
+    purpose: a link is how people point a name elsewhere). Anything else (a device such as
+    /dev/null, a pipe, a socket, a folder) is refused: the rename that makes a write whole
+    would replace it with a regular file."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return path
+    except OSError as exc:
+        raise write_error(shown or path, exc) from exc
+    if stat.S_ISLNK(mode):
+        try:
+            resolved = path.resolve()
+        except (OSError, RuntimeError) as exc:  # a loop of links (RuntimeError before 3.13)
+            raise TidingsError(
+                f"cannot write {shown or path}: its symlinks never reach a file ({exc})",
+                "give a file path that does not exist yet or is a regular file",
+            ) from exc
+        return path if resolved == path else target_of(resolved, shown or path)
+    if stat.S_ISREG(mode):
+        return path
+    kind = _KINDS.get(stat.S_IFMT(mode), "not a regular file")
+    raise TidingsError(
+        f"cannot write {shown or path}: it is {kind}, and tidings writes whole regular files "
+        "(it would replace it)",
+        "give a file path that does not exist yet or is a regular file",
+    )
+
+
 def temp_name(directory: Path, name: str) -> Path:
     """A fresh temporary name in `directory` for a file about to be written as `name`."""
     return directory / f".{name}.{secrets.token_hex(4)}{TEMP_SUFFIX}"
@@ -98,6 +139,7 @@ def atomic_file(
     `durable`: fsync before the rename (a site build skips it for its thousands of pages:
     a killed process loses nothing the page cache holds, and the site is swapped in whole).
     `shown`: the path errors name, when `path` is a staging copy of it."""
+    path = target_of(path, shown)
     # The name is chosen before the file exists and the cleanup below covers its creation: a
     # Ctrl-C landing just after the file appears still removes it.
     tmp = temp_name(path.parent, path.name)

@@ -216,7 +216,14 @@ FormatOpt = Annotated[
         autocompletion=lambda incomplete: complete(REPORT_FORMATS, incomplete),
     ),
 ]
-OutOpt = Annotated[Path | None, typer.Option("--out", help="Write to this file instead of stdout.")]
+OutOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--out",
+        help="Write to this file instead of stdout, whole or not at all (a symlink is written "
+        "through to its file; a device, pipe or folder is refused).",
+    ),
+]
 LLMOpt = Annotated[
     bool | None,
     typer.Option(
