@@ -259,3 +259,43 @@ def test_cli_out_to_a_device_is_one_line_and_exit_1(tmp_path: Path, demo_store: 
     assert done.returncode == 1
     assert done.stderr.count("\n") == 1 and "is a device" in done.stderr
     assert link.is_symlink()
+
+
+def test_a_read_only_file_system_is_one_error_naming_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # As on a read-only mount: creating the temporary file fails, and so does removing it.
+    def refuse(*_args: object, **_kwargs: object) -> int:
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS))
+
+    monkeypatch.setattr(os, "open", refuse)
+    monkeypatch.setattr(os, "unlink", refuse)
+    with pytest.raises(TidingsError) as caught:
+        write_atomic(tmp_path / "x.md", "text")
+    assert caught.value.one_line().startswith(f"cannot write {tmp_path / 'x.md'}: Read-only")
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="/dev/full is Linux's; CI has it")
+@pytest.mark.parametrize("args", [["repos"], ["report", "daily", REPO, "--date", "2026-03-05"]])
+def test_stdout_on_a_full_device_is_one_line_and_exit_1(
+    demo_store: Store, tmp_path: Path, args: list[str]
+) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "TIDINGS_DB"}
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "tidings.cli", "--db", str(demo_store.engine.url), *args],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=tmp_path,
+            timeout=120,
+            check=False,
+        )
+    assert done.returncode == 1, done.stderr
+    errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
+    assert errors == [
+        "error: cannot write to standard output: No space left on device — free disk space "
+        "and run it again"
+    ]
+    assert "Traceback" not in done.stderr

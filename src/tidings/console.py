@@ -21,7 +21,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from tidings.errors import redact
+from tidings.errors import TidingsError, redact
 from tidings.textsafe import clean, json_safe
 
 if TYPE_CHECKING:  # types only: `tidings --help` need not load the store
@@ -36,8 +36,9 @@ class _Redacting:
     Resolving late keeps pytest's capsys and Click's CliRunner, which swap the streams, working.
     """
 
-    def __init__(self, target: Callable[[], TextIO]) -> None:
+    def __init__(self, target: Callable[[], TextIO], name: str) -> None:
         self._target = target
+        self._name = name
 
     def _stream(self) -> TextIO:
         # While a progress display is live, Rich swaps sys.stdout/err for proxies that print
@@ -49,10 +50,27 @@ class _Redacting:
         return stream
 
     def write(self, text: str) -> int:
-        return self._stream().write(redact(text))
+        try:
+            return self._stream().write(redact(text))
+        except BrokenPipeError:
+            raise  # the reader left (`| head`): the CLI exits quietly
+        except OSError as exc:
+            raise self._failed(exc) from exc
 
     def flush(self) -> None:
-        self._stream().flush()
+        try:
+            self._stream().flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise self._failed(exc) from exc
+
+    def _failed(self, exc: OSError) -> TidingsError:
+        # `> /dev/full`, a full disk or a closed terminal: one line, not a traceback.
+        from tidings.outputs import NO_SPACE_FIX, is_disk_full
+
+        fix = NO_SPACE_FIX if is_disk_full(exc) else "check where the output goes"
+        return TidingsError(f"cannot write to {self._name}: {exc.strerror or exc}", fix)
 
     def isatty(self) -> bool:
         isatty = getattr(self._stream(), "isatty", None)
@@ -66,8 +84,8 @@ class _Redacting:
         return getattr(self._stream(), "encoding", None) or "utf-8"
 
 
-stdout: TextIO = _Redacting(lambda: sys.stdout)  # type: ignore[assignment]
-stderr: TextIO = _Redacting(lambda: sys.stderr)  # type: ignore[assignment]
+stdout: TextIO = _Redacting(lambda: sys.stdout, "standard output")  # type: ignore[assignment]
+stderr: TextIO = _Redacting(lambda: sys.stderr, "standard error")  # type: ignore[assignment]
 out = Console(file=stdout, highlight=False)
 err = Console(file=stderr, highlight=False)
 

@@ -10,6 +10,7 @@ artifact upload rejects.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import secrets
@@ -148,7 +149,7 @@ def atomic_file(
         fd = open_temp(tmp)
     except BaseException as exc:
         if not isinstance(exc, FileExistsError):  # a name clash: that file is not ours
-            tmp.unlink(missing_ok=True)
+            _remove(tmp)
         if isinstance(exc, OSError):
             raise write_error(shown or path, exc, fix) from exc
         raise
@@ -161,10 +162,17 @@ def atomic_file(
             os.close(fd)
         os.replace(tmp, path)
     except BaseException as exc:
-        tmp.unlink(missing_ok=True)
+        _remove(tmp)
         if isinstance(exc, OSError):
             raise write_error(shown or path, exc, fix) from exc
         raise
+
+
+def _remove(tmp: Path) -> None:
+    # Cleaning up must not hide why the write failed: on a read-only file system the unlink
+    # fails too (the file was never made), and the cause to report is the first error.
+    with contextlib.suppress(OSError):
+        tmp.unlink(missing_ok=True)
 
 
 def write_atomic(

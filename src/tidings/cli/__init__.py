@@ -77,6 +77,8 @@ def _run(argv: list[str] | None) -> NoReturn:
     NOTES.clear()
     try:
         code = app(args=argv, prog_name="tidings", standalone_mode=False)
+        # Written now, inside the handlers: a full device fails here, not at interpreter exit.
+        console.stdout.flush()
     except TidingsError as exc:
         console.error_line(exc.one_line())
         sys.exit(exc.exit_code)
