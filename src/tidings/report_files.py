@@ -14,6 +14,7 @@ one, never half of one.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -62,7 +63,7 @@ def render_report(report: Report, fmt: Format = "md") -> str | bytes:
         from tidings.textsafe import json_safe
 
         # json_safe: C1 and bidi controls as escapes, the same JSON value, safe to `cat`.
-        return json_safe(report.model_dump_json(indent=2)) + "\n"
+        return json_safe(_model_json(report)) + "\n"
     if fmt == "pdf":
         from tidings.render.pdf import report_pdf
 
@@ -89,12 +90,26 @@ def format_of(path: Path) -> Format:
     return suffix
 
 
-def write_report(report: Report, path: Path, fmt: Format | None = None) -> Path:
+def _model_json(report: Report) -> str:
+    from pydantic_core import PydanticSerializationError
+
+    try:
+        return report.model_dump_json(indent=2)
+    except PydanticSerializationError:
+        # A lone surrogate from the data (half an emoji) has no UTF-8 spelling: U+FFFD.
+        from tidings.textsafe import without_surrogates
+
+        fixed = type(report).model_validate(without_surrogates(report.model_dump()))
+        return fixed.model_dump_json(indent=2)
+
+
+def write_report(report: Report, path: str | os.PathLike[str], fmt: Format | None = None) -> Path:
     """Write the report to `path` as `fmt` (default: by the file's extension), atomically."""
     from tidings.outputs import write_atomic
 
-    write_atomic(path, render_report(report, fmt or format_of(path)))
-    return path
+    target = Path(path)
+    write_atomic(target, render_report(report, fmt or format_of(target)))
+    return target
 
 
 @dataclass(frozen=True)
@@ -123,13 +138,15 @@ def _unchanged(json_path: Path, json_text: str) -> bool:
         return False  # unreadable or corrupt: rewrite it
 
 
-def save_report(report: Report, folder: Path, *, if_changed: bool = False) -> SavedReport:
+def save_report(
+    report: Report, folder: str | os.PathLike[str], *, if_changed: bool = False
+) -> SavedReport:
     """File the report's Markdown and JSON under `folder` by its own name (`report_name`).
 
     With `if_changed`, nothing is written when the same report, bar its generation time, is
     already there: a re-run on unchanged data rewrites nothing, so a site rebuild after it
     touches nothing either."""
-    json_path = folder / f"{report_name(report)}.json"
+    json_path = Path(folder) / f"{report_name(report)}.json"
     if if_changed and _unchanged(json_path, render_report(report, "json")):
         return SavedReport(json_path, written=False)
     # Markdown first: a crash between the two leaves the old JSON, so the next run redoes both.

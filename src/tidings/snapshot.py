@@ -12,6 +12,7 @@ import json
 import os
 import shutil
 import tempfile
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,15 +20,17 @@ from typing import IO, Any
 
 import sqlalchemy as sa
 from pydantic import ValidationError
+from pydantic_core import PydanticSerializationError
 
 from tidings import records as r
 from tidings._version import __version__
-from tidings.errors import SnapshotError
+from tidings.errors import SnapshotError, TidingsWarning
 from tidings.outputs import atomic_file, write_error
 from tidings.store import schema
 from tidings.store.db import Store
 from tidings.store.limits import row_problem
 from tidings.store.rows import TABLES, read_records, update_repository, write_records
+from tidings.textsafe import without_surrogates
 
 FORMAT = "tidings-snapshot"
 # 2: review threads' state, PR commits and items' patch_sha (docs/snapshot.md, Versioning).
@@ -124,10 +127,37 @@ def _export_names(store: Store, conn: sa.Connection, full_name: str | None) -> l
 
 def _write_repo(conn: sa.Connection, repo_id: int, out: IO[bytes]) -> dict[str, int]:
     counts = _empty_counts()
+    replaced: list[str] = []
     for record in read_records(conn, repo_id):
-        out.write(record.model_dump_json().encode() + b"\n")
+        try:
+            line = record.model_dump_json()
+        except PydanticSerializationError:
+            line = _with_replacements(record)
+            replaced.append(_record_name(record))
+        out.write(line.encode() + b"\n")
         counts[record.type] += 1  # type: ignore[attr-defined]
+    if replaced:
+        shown = ", ".join(replaced[:3]) + (
+            f" and {len(replaced) - 3} more" if len(replaced) > 3 else ""
+        )
+        warnings.warn(
+            f"{len(replaced)} records hold text no UTF-8 file can hold (a lone surrogate, half "
+            f"an emoji, in {shown}): written with U+FFFD in its place; the store keeps the "
+            "original",
+            TidingsWarning,
+            stacklevel=2,
+        )
     return counts
+
+
+def _with_replacements(record: r.Record) -> str:
+    # A lone surrogate has no UTF-8 spelling, and Pydantic's parser refuses its JSON escape.
+    return type(record).model_validate(without_surrogates(record.model_dump())).model_dump_json()
+
+
+def _record_name(record: r.Record) -> str:
+    number = getattr(record, "number", None) or getattr(record, "issue_number", None)
+    return f"{record.type} #{number}" if number else str(record.type)  # type: ignore[attr-defined]
 
 
 # -- reading and validating -----------------------------------------------------------------

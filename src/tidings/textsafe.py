@@ -12,6 +12,7 @@ Markdown, HTML, the Atom feed, PDFs and terminal tables call it before they esca
 from __future__ import annotations
 
 import re
+from typing import Any
 
 # Whole escape sequences first, so "\x1b[31mred" shows as "red" rather than "[31mred": CSI
 # (ESC [ or 8-bit 0x9B, parameters, one final byte), and string sequences (OSC, DCS, SOS, PM,
@@ -49,3 +50,19 @@ def json_safe(text: str) -> str:
     JSON strings, where an escape means the same character, so a plain substitution is exact.
     """
     return _JSON_RISKY.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def without_surrogates(value: Any) -> Any:
+    """`value` (a str, or dicts and lists of them, as `model_dump()` gives) with each lone
+    surrogate as U+FFFD: what a UTF-8 file can hold. The store keeps the original
+    (store/types.py); a snapshot or a report file, read by others, gets the replacement."""
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value)
+    if isinstance(value, dict):
+        return {without_surrogates(k): without_surrogates(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return type(value)(without_surrogates(v) for v in value)
+    return value

@@ -273,7 +273,7 @@ def _epoch(value: datetime | None) -> int:
 def _stable_int(*parts: object) -> int:
     """A deterministic positive id for things records lack ids for; it fits GraphQL's 32-bit
     `Int`, so `databaseId` works for them (ids from records are served as they are)."""
-    digest = hashlib.sha1("\0".join(map(str, parts)).encode()).digest()
+    digest = hashlib.sha1("\0".join(map(str, parts)).encode("utf-8", "surrogatepass")).digest()
     return (int.from_bytes(digest[:4], "big") & 0x7FFFFFFF) or 1
 
 
@@ -284,11 +284,17 @@ def _node_id(prefix: str, number: int) -> str:
 
 
 def _sha(*parts: object) -> str:
-    return hashlib.sha1("\0".join(map(str, parts)).encode()).hexdigest()
+    return hashlib.sha1("\0".join(map(str, parts)).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _json(payload: Any) -> bytes:
-    return json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode()
+    # UTF-8 as GitHub sends it; a lone surrogate (half an emoji a truncation cut) has no UTF-8
+    # spelling, and GitHub writes it as the JSON escape "\\ud83d", which Python decodes back.
+    text = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text).encode()
 
 
 def _clean_reactions(reactions: dict[str, int]) -> dict[str, int]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
@@ -11,6 +12,8 @@ from hypothesis import strategies as st
 
 from tests.factories import Records, seed, ts
 from tidings import records as r
+from tidings.errors import TidingsWarning
+from tidings.snapshot import export_snapshot, import_snapshot
 from tidings.store import Store, schema
 from tidings.store.migrate import current_revision
 from tidings.store.rows import read_records, write_records
@@ -226,6 +229,52 @@ def test_nul_and_marker_text_round_trip_on_both_backends(store: Store, rec: Reco
         assert raw[11] == NUL_BODY
 
 
+LONE = "half an emoji: \ud83d, and its other half alone: \ude00"
+
+
+def _lone_surrogate_records(rec: Records) -> list[r.Record]:
+    """What GitHub's JSON can spell ("\\ud83d" with no pair): a str no UTF-8 encoder takes,
+    in every kind of text column, JSON ones included (#25)."""
+    return [
+        rec.repo("acme/widgets", description=LONE),
+        rec.issue(1, title="title \ud83d", body=LONE, labels=["la\ud83dbel", "plain"]),
+        rec.pr(2, head_ref="branch\udfff", body=LONE, author="\ud800"),
+        rec.comment(1, id=11, body=LONE),
+        rec.review(2, id=21, body=LONE + "\x00"),
+        rec.review_comment(2, id=31, body=LONE, diff_hunk="@@ -1 +1 @@\n-\ud83d\n+x"),
+        rec.file(2, "src/\ud83d.py", patch="+\ud83d added"),
+    ]
+
+
+def test_lone_surrogates_round_trip_on_both_backends(store: Store, rec: Records) -> None:
+    written = _lone_surrogate_records(rec)
+    seed(store, written)
+    seed(store, written)  # the upsert path too
+    with store.engine.connect() as conn:
+        read = list(read_records(conn, store.require_repo(conn, "acme/widgets")))
+    assert [x.model_dump() for x in read] == [x.model_dump() for x in written]
+    with store.engine.connect() as conn:
+        raw = conn.execute(sa.text("SELECT body FROM comments WHERE id = 11")).scalar_one()
+    # Stored as the marker and a JSON literal that spells the surrogate \\ud83d: valid UTF-8.
+    assert raw == TEXT_MARK + json.dumps(LONE) and raw.encode("utf-8")
+
+
+def test_a_snapshot_of_lone_surrogates_is_utf8_with_replacements_and_says_so(
+    store: Store, rec: Records, tmp_path: Path
+) -> None:
+    seed(store, _lone_surrogate_records(rec))
+    path = tmp_path / "snap.jsonl"
+    with pytest.warns(TidingsWarning, match=r"7 records hold text no UTF-8 file can hold"):
+        export_snapshot(store, "acme/widgets", path)
+    text = path.read_bytes().decode("utf-8")  # valid UTF-8, every line
+    assert "title \ufffd" in text and "\\ud83d" not in text
+    other = Store.open(f"sqlite:///{tmp_path / 'other.db'}")
+    try:
+        import_snapshot(other, path)  # and it imports
+    finally:
+        other.close()
+
+
 def test_nul_in_cached_model_answers(store: Store) -> None:
     value = {"summary": "a\x00b", "items": ["\x00", MARKED], "\x00key": 1}
     row = {
@@ -251,6 +300,13 @@ def test_text_escape_is_reversible_and_leaves_ordinary_text_alone(text: str) -> 
     assert unescape_text(stored_text) == text
     if "\x00" not in text and not text.startswith(TEXT_MARK):
         assert stored_text == text
+
+
+@given(st.text(st.characters(codec=None, exclude_categories=())))
+def test_text_with_lone_surrogates_escapes_to_encodable_text(text: str) -> None:
+    stored_text = escape_text(text)
+    stored_text.encode("utf-8")  # no lone surrogate is left to refuse it
+    assert unescape_text(stored_text) == text
 
 
 # -- ids per repository (issue #10, case 6) ---------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from datetime import UTC, datetime
 from typing import Any
 
@@ -60,17 +61,28 @@ class UTCDateTime(TypeDecorator[datetime]):
 # reserved for a program's internal use and never meant to appear in interchanged text.
 
 TEXT_MARK = "\ufdd0"
+# A lone UTF-16 surrogate: GitHub's JSON can spell one ("\\ud83d", half an emoji cut by a
+# truncation), Python's json decodes it into a str, and no UTF-8 encoder takes it — neither
+# SQLite's nor PostgreSQL's driver, so one such title once stopped every later sync. On both
+# backends such a string is stored the same way as NUL on PostgreSQL: the marker and a JSON
+# literal, where the surrogate is the six characters \ud83d. Lossless: reading gives it back.
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def escape_text(value: str) -> str:
-    if "\x00" in value or value.startswith(TEXT_MARK):
-        return TEXT_MARK + json.dumps(value, ensure_ascii=False)
+def escape_text(value: str, *, nul: bool = True) -> str:
+    """`value` as a backend can store it; `nul`: NUL must go too (PostgreSQL)."""
+    if (nul and "\x00" in value) or value.startswith(TEXT_MARK) or _SURROGATE.search(value):
+        literal = json.dumps(value, ensure_ascii=False)
+        return TEXT_MARK + _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", literal)
     return value
 
 
 def unescape_text(value: str) -> str:
     if value.startswith(TEXT_MARK):
-        return str(json.loads(value[len(TEXT_MARK) :]))
+        try:
+            return str(json.loads(value[len(TEXT_MARK) :]))
+        except ValueError:  # an older SQLite row starting with the marker, stored as it was
+            return value
     return value
 
 
@@ -100,12 +112,12 @@ class _Lossless(TypeDecorator[str]):
     cache_ok = True
 
     def process_bind_param(self, value: str | None, dialect: Dialect) -> str | None:
-        if value is None or dialect.name != "postgresql":
+        if value is None:
             return value
-        return escape_text(value)
+        return escape_text(value, nul=dialect.name == "postgresql")  # SQLite keeps NUL
 
     def process_result_value(self, value: Any, dialect: Dialect) -> str | None:
-        if value is None or dialect.name != "postgresql":
+        if value is None:
             return value
         return unescape_text(value)
 

@@ -21,6 +21,7 @@ from tidings import records as r
 from tidings.cli import main
 from tidings.errors import SourceError
 from tidings.store import Store, schema
+from tidings.store.rows import read_records
 
 # Seconds a test against the loopback GitHub: the fast loop runs them on SQLite alone.
 pytestmark = pytest.mark.slow_on_postgres
@@ -321,5 +322,35 @@ def test_nul_in_any_text_syncs_on_both_backends(store: Store) -> None:
         sync(store, gh, REPO)
         assert_same(store, gh, REPO)
         assert any("core dump \\u0000" in x for x in stored(store, REPO))
+        again = sync(store, gh, REPO)
+        assert again.requests == again.not_modified
+
+
+# -- lone surrogates in GitHub's JSON (#25) -----------------------------------------------------
+
+
+def test_a_lone_surrogate_in_any_text_syncs_on_both_backends(store: Store) -> None:
+    """GitHub's JSON can spell half an emoji ("\\ud83d", cut by a truncation); Python decodes
+    it into a str no UTF-8 encoder takes, and the store write used to raise on every later
+    sync. Now it is stored exactly, and a re-sync is quiet."""
+    records = small_repo(issues=2, prs=1)
+    item = next(x for x in records if isinstance(x, r.ItemRecord) and x.number == 1)
+    item.title, item.body, item.labels = "crash \ud83d", "log \ude00 end", ["we\ud83dird"]
+    with FakeGitHub(records, token=TOKEN) as gh:
+        gh.add_comment(REPO, 1, "half \ud83d")
+        gh.add_review(REPO, 3, "COMMENTED", body="review \udfff")
+        gh.add_review_comment(REPO, 3, "nit \ud800", path="src/m3_0.py")
+        sync(store, gh, REPO)
+        with store.engine.connect() as conn:
+            got = {
+                x.number: x
+                for x in read_records(conn, store.require_repo(conn, REPO))
+                if isinstance(x, r.ItemRecord)
+            }
+            bodies = conn.execute(sa.select(schema.comments.c.body)).scalars().all()
+            reviews = conn.execute(sa.select(schema.reviews.c.body)).scalars().all()
+            notes = conn.execute(sa.select(schema.review_comments.c.body)).scalars().all()
+        assert (got[1].title, got[1].body, got[1].labels) == (item.title, item.body, item.labels)
+        assert "half \ud83d" in bodies and "review \udfff" in reviews and "nit \ud800" in notes
         again = sync(store, gh, REPO)
         assert again.requests == again.not_modified
