@@ -141,7 +141,7 @@ def open_store(url: str | None = None, *, migrate: bool = True) -> Store:
 @_public
 def load_config(path: str | os.PathLike[str] | None = None) -> Config:
     """The config file at `path`, else ./tidings.toml when present, else the defaults
-    (docs: README, Configuration). A missing named file or a bad one is a ConfigError."""
+    (docs/configuration.md). A missing named file or a bad one is a ConfigError."""
     from tidings.config import load_config as load
 
     return load(path)

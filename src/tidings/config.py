@@ -510,7 +510,7 @@ def parse_config(text: str, source: str = DEFAULT_CONFIG) -> Config:
     except RecursionError as exc:  # tomllib recurses once per level of nesting
         raise ConfigError(
             f"{source}: arrays or tables are nested too deeply to read",
-            "a tidings config needs only a few levels: see README: Configuration",
+            "a tidings config needs only a few levels: see docs/configuration.md",
         ) from exc
     try:
         config = Config.model_validate(data)
@@ -519,11 +519,11 @@ def parse_config(text: str, source: str = DEFAULT_CONFIG) -> Config:
         where = _location(tuple(err["loc"]), data)
         if err["type"] == "extra_forbidden":
             cause = f"{source}: unknown key {where!r}"
-            fix = "remove it or check its spelling (see README: Configuration)"
+            fix = "remove it or check its spelling (see docs/configuration.md)"
         else:
             msg = str(err["msg"]).removeprefix("Value error, ")
             cause = f"{source}: {where}: {msg}"
-            fix = "correct this value (see README: Configuration)"
+            fix = "correct this value (see docs/configuration.md)"
         raise ConfigError(cause, fix) from exc
     _no_duplicates(config, source)
     return config

@@ -248,8 +248,8 @@ def test_report_screenshots_in_each_language(browser: object, base_url: str, lan
         visit.page.screenshot(path=str(shot))
         assert shot.stat().st_size > 20_000
         assert visit.problems == []
-        # The README shows these (docs/images/, committed). A test run must not dirty the
-        # checkout, so they are refreshed only on request: TIDINGS_UPDATE_SCREENSHOTS=1 pytest.
+        # README and docs/site.md show these (docs/images/, committed). A test run must not dirty
+        # the checkout, so they are refreshed only on request: TIDINGS_UPDATE_SCREENSHOTS=1 pytest.
         if os.environ.get("TIDINGS_UPDATE_SCREENSHOTS") == "1":
             DOC_IMAGES.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(shot, DOC_IMAGES / f"report-{lang}.png")

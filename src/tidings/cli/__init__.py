@@ -7,7 +7,7 @@ failure handling: an expected failure (TidingsError) is one `error:` line on std
 exit code; a TidingsWarning is one `warning:` line; Ctrl-C exits 130. Nothing prints a
 traceback except a genuine bug (exit 70), and every line goes through `redact`.
 
-Exit codes, everywhere (README: Exit codes):
+Exit codes, everywhere (docs/commands.md: Exit codes):
 - 2, usage: the command line or the config file is wrong as written — Click's own errors
   (unknown option, missing argument, a value out of an option's range), a malformed or
   out-of-range value (date, week, repository name, --lang, --format, --db URL), two options

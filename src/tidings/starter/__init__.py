@@ -40,12 +40,12 @@ def _toml_string(value: str) -> str:
 
 
 def config_text(repos: list[str], timezone: str, cutoff: str, language: Lang) -> str:
-    """A tidings.toml for `repos`, every setting commented (README: Configuration has all)."""
+    """A tidings.toml for `repos`, every setting commented (docs/configuration.md has all)."""
     first = repos[0]
     name = first.split("/", 1)[1]
     parts = [
         f"# tidings.toml, written by `tidings init` (tidings {__version__}). Every key is",
-        "# optional; README: Configuration lists them all. Folders named here are relative to",
+        "# optional; docs/configuration.md lists them all. Folders named here are relative to",
         "# this file.",
         "",
     ]
@@ -79,11 +79,11 @@ def config_text(repos: list[str], timezone: str, cutoff: str, language: Lang) ->
         f"title = {_toml_string(name + ' reports')}",
         '# base_url = "https://OWNER.github.io/REPO/"   # where the site is published: feeds and',
         "#                                               # notification links need it",
-        "pdf = true   # PDF downloads: need Pango and fonts (README: Quick start); false skips",
+        "pdf = true   # PDF downloads: need Pango and fonts (README: Install); false skips",
         'reports_dir = "reports"   # report Markdown and JSON (`tidings run` writes them here)',
         'out_dir = "site"   # the static site',
         "",
-        "# [llm]   # optional: any OpenAI-compatible model writes the prose (README: LLM analysis)",
+        "# [llm]   # optional: any OpenAI-compatible model writes the prose (docs/llm.md)",
         '# base_url = "https://api.openai.com/v1"',
         '# model = "gpt-4o-mini"',
         '# api_key_env = "OPENAI_API_KEY"   # the key is read from this variable, never from here',
