@@ -4,6 +4,7 @@ values, and tables that are drawn on a terminal and plain tab-separated rows whe
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -139,3 +140,33 @@ def test_on_a_terminal_the_table_is_drawn(store_with_demo: str, tmp_path: Path) 
     assert term.finish(60) == 0
     assert "repositories in the store" in term.output
     assert BOX & set(term.output)
+
+
+def _commands(group: object, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    import typer.main
+
+    click_group = typer.main.get_command(app) if not path else group
+    found: list[tuple[str, ...]] = [path]
+    for name, sub in getattr(click_group, "commands", {}).items():
+        found += _commands(sub, (*path, name))
+    return found
+
+
+def test_no_help_text_loses_a_config_section_name_to_rich_markup(tmp_path: Path) -> None:
+    # Rich reads "[run]" as a style tag and drops it ("default:  concurrency"): every
+    # "[section]" a help text names must reach the screen.
+    import typer.main
+
+    root = typer.main.get_command(app)
+    env = {**os.environ, "COLUMNS": "400"}
+    for path in _commands(root):
+        command = root
+        for name in path:
+            command = command.commands[name]  # type: ignore[attr-defined]
+        texts = [command.help or ""] + [getattr(p, "help", None) or "" for p in command.params]
+        named = {m for text in texts for m in re.findall(r"\[[a-z_.]+\]", text.replace("\\[", "["))}
+        if not named:
+            continue
+        shown = tidings(*path, "--help", cwd=tmp_path, env=env).stdout
+        shown = " ".join(shown.replace("│", " ").split())
+        assert [n for n in named if n not in shown] == [], path

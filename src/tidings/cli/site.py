@@ -85,7 +85,7 @@ def run_cmd(
             "--concurrency",
             min=1,
             max=64,
-            help="Repositories worked on at once (default: [run] concurrency, 4).",
+            help="Repositories worked on at once (default: \\[run] concurrency, 4).",
         ),
     ] = None,
     full_history: Annotated[
@@ -111,7 +111,7 @@ def run_cmd(
             min=1,
             metavar="DAYS",
             help="A repository never synced into this store reads only its last DAYS days "
-            "and the week they start in (default: [run] first_sync_days, 14). Later syncs "
+            "and the week they start in (default: \\[run] first_sync_days, 14). Later syncs "
             "resume either way.",
         ),
     ] = None,
