@@ -8,6 +8,11 @@ with a growing gap — the next run, then after 2, 4, 8… runs (at most every `
 until it answers. Kept in `sync_state`, one stream per PR (`quarantine:NUMBER`, the cursor a JSON
 object), so no migration is needed and a snapshot carries it. The GitHub source decides when a
 PR is set aside (sources/github/details.py); this module keeps the record of it.
+
+The same record, under `reread:NUMBER`, schedules a PR whose details came back incomplete (a
+part refused with FORBIDDEN, a connection shorter than its count): GitHub often answers in
+full on a later try, so it is read again on later runs with the same growing gap, at most
+`MAX_REREADS` times, instead of only once the PR changes.
 """
 
 from __future__ import annotations
@@ -23,7 +28,9 @@ from tidings.store.db import Store
 from tidings.store.gaps import put_state
 
 PREFIX = "quarantine:"
+REREAD = "reread:"
 MAX_GAP = 64  # runs between two tries, at most
+MAX_REREADS = 8  # incomplete reads of one PR in a row before its gap is taken as lasting
 
 
 @dataclass
@@ -38,8 +45,8 @@ class Quarantined:
         return self.wait <= 0
 
 
-def stream(number: int) -> str:
-    return f"{PREFIX}{number}"
+def stream(number: int, prefix: str = PREFIX) -> str:
+    return f"{prefix}{number}"
 
 
 def gap_after(failures: int) -> int:
@@ -48,16 +55,16 @@ def gap_after(failures: int) -> int:
     return min(MAX_GAP, 2 ** max(0, failures - 1)) - 1
 
 
-def load(conn: Connection, repo_id: int) -> dict[int, Quarantined]:
+def load(conn: Connection, repo_id: int, prefix: str = PREFIX) -> dict[int, Quarantined]:
     t = schema.sync_state
     rows = conn.execute(
         sa.select(t.c.stream, t.c.cursor).where(
-            t.c.repo_id == repo_id, t.c.stream.startswith(PREFIX, autoescape=True)
+            t.c.repo_id == repo_id, t.c.stream.startswith(prefix, autoescape=True)
         )
     )
     out: dict[int, Quarantined] = {}
     for name, cursor in rows:
-        number = name.removeprefix(PREFIX)
+        number = name.removeprefix(prefix)
         try:
             data = json.loads(cursor or "{}")
             entry = Quarantined(
@@ -72,10 +79,14 @@ def load(conn: Connection, repo_id: int) -> dict[int, Quarantined]:
     return out
 
 
-def save(store: Store, conn: Connection, repo_id: int, entry: Quarantined) -> None:
+def save(
+    store: Store, conn: Connection, repo_id: int, entry: Quarantined, prefix: str = PREFIX
+) -> None:
     data = {k: v for k, v in asdict(entry).items() if k != "number"}
-    put_state(store, conn, repo_id, stream(entry.number), data)
+    put_state(store, conn, repo_id, stream(entry.number, prefix), data)
 
 
-def release(store: Store, conn: Connection, repo_id: int, number: int) -> None:
-    put_state(store, conn, repo_id, stream(number), None)
+def release(
+    store: Store, conn: Connection, repo_id: int, number: int, prefix: str = PREFIX
+) -> None:
+    put_state(store, conn, repo_id, stream(number, prefix), None)

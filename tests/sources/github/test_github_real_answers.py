@@ -147,13 +147,54 @@ def test_a_forbidden_field_keeps_the_rest_and_records_the_gap(store: Store) -> N
             x for x in before if '"number": 2' in x and '"kind": "pr"' in x
         ]
         assert deleted_rows(store) == 0 and sum('"carol"' in x for x in after) == 0
-        # Once GitHub shows the field again (and the PR changes), the gap closes.
+        # Once GitHub shows the field again, the next sync reads the PR again and the gap
+        # closes, though the PR has not changed since: a refusal can be passing (#25).
         gh.clear_faults()
         gh.advance(60)
-        gh.update_item(REPO, 2, title="retitled again")
         sync(store, gh, REPO)
         assert _gaps(store) == {}
+        assert sum('"carol"' in x for x in stored(store, REPO)) == 1
         assert_same(store, gh, REPO)
+        assert _rereads(store) == {}
+
+
+def _rereads(store: Store) -> dict[int, quarantine.Quarantined]:
+    with store.engine.connect() as conn:
+        return quarantine.load(conn, store.require_repo(conn, REPO), quarantine.REREAD)
+
+
+def test_a_lasting_refusal_is_read_again_with_a_growing_gap_then_left(store: Store) -> None:
+    with FakeGitHub(small_repo(issues=1, prs=3), token=TOKEN) as gh:
+        sync(store, gh, REPO)
+        gh.advance(60)
+        gh.update_item(REPO, 2, title="retitled")
+        gh.inject("forbidden", connections=("reviews",), body_contains="p2:", times=None)
+        reads = []
+        for run in range(16):
+            sync(store, gh, REPO)
+            reads += [run] * (_rereads(store)[2].failures - len(reads))
+        # Read on the run that changed it, then again 1, 2, 4 and 8 runs later.
+        assert reads == [0, 1, 3, 7, 15]
+        assert _gaps(store) == {2: {"reviews": "reviews not readable (FORBIDDEN)"}}
+        # At most MAX_REREADS reads in a row: then the gap is taken as lasting.
+        with store.begin() as conn:
+            entry = quarantine.Quarantined(2, quarantine.MAX_REREADS - 1, 0, "reviews")
+            quarantine.save(store, conn, store.require_repo(conn, REPO), entry, quarantine.REREAD)
+        report = sync(store, gh, REPO)
+        assert "#2: read incomplete 8 times in a row; no more re-reads" in report.notes
+        with store.begin() as conn:
+            entry = quarantine.Quarantined(2, quarantine.MAX_REREADS, 0, "reviews")
+            quarantine.save(store, conn, store.require_repo(conn, REPO), entry, quarantine.REREAD)
+        sync(store, gh, REPO)
+        assert _rereads(store)[2].failures == quarantine.MAX_REREADS  # not read again
+
+
+def test_a_file_list_at_githubs_cap_is_not_read_again() -> None:
+    from tidings.sources.github.details import _rereadable
+
+    assert not _rereadable({"files": "3000 of 3500 files available (GitHub lists at most 3,000)"})
+    assert _rereadable({"reviews": "40 of 41 reviews available"})
+    assert not _rereadable({"patches": "2 files without a patch from GitHub"})
 
 
 def test_a_forbidden_repository_is_one_line(store: Store) -> None:

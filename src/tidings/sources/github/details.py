@@ -19,7 +19,7 @@ from tidings.sources.github import queries, shapes
 from tidings.sources.github.client import GraphQLTooLarge, RequestFailed
 from tidings.sources.github.context import SyncContext, log
 from tidings.sources.github.deletions import proven_gone
-from tidings.sources.github.pr import FIELD_COLUMNS, PRAnswer
+from tidings.sources.github.pr import FIELD_COLUMNS, FILES_CAP_NOTE, PRAnswer
 from tidings.sources.github.pr_fetch import fetch_prs
 from tidings.sources.github.writers import write_plain
 from tidings.store import Connection, comments, files, items, quarantine
@@ -41,6 +41,8 @@ class _Details:
         self.quarantined: dict[int, quarantine.Quarantined] = {}
         # Items with a recorded gap (store/gaps.py): number -> {part: what is missing}.
         self.gapped: dict[int, dict[str, str]] = {}
+        # PRs read incomplete before, to read again (store/quarantine.py, REREAD).
+        self.rereads: dict[int, quarantine.Quarantined] = {}
 
     def run(self) -> None:
         ctx = self.ctx
@@ -57,6 +59,7 @@ class _Details:
             for entry in waiting.values():
                 entry.wait -= 1
                 quarantine.save(store, conn, ctx.repo_id, entry)
+            pending += self.due_rereads(conn, set(pending))
         for entry in waiting.values():
             ctx.note(
                 f"#{entry.number}: details set aside after {entry.failures} failed "
@@ -127,6 +130,47 @@ class _Details:
                 queries.REPO_TOTALS, ctx.vars, check=shapes.repo_totals, what="repository totals"
             )
             self.set_aside(suspects)
+
+    def due_rereads(self, conn: Connection, pending: set[int]) -> list[int]:
+        """Current PRs whose last read left a part out that a later read may well get (a
+        refused field, a short page): those due again, by the growing gap, at most
+        MAX_REREADS times in a row."""
+        ctx, store = self.ctx, self.ctx.store
+        self.rereads = quarantine.load(conn, ctx.repo_id, quarantine.REREAD)
+        for number in set(self.rereads) - {n for n, g in self.gapped.items() if _rereadable(g)}:
+            quarantine.release(store, conn, ctx.repo_id, number, quarantine.REREAD)
+            del self.rereads[number]
+        due = []
+        for number, gaps in self.gapped.items():
+            if number in pending or not _rereadable(gaps):
+                continue
+            entry = self.rereads.get(number)
+            if entry is None or (entry.due and entry.failures < quarantine.MAX_REREADS):
+                due.append(number)
+            elif not entry.due:
+                entry.wait -= 1
+                quarantine.save(store, conn, ctx.repo_id, entry, quarantine.REREAD)
+        return sorted(due)
+
+    def schedule_reread(self, conn: Connection, number: int, gaps: dict[str, str]) -> None:
+        """After a read of PR `number`: read it again later if it came back incomplete."""
+        ctx = self.ctx
+        before = self.rereads.pop(number, None)
+        wanted = {k: v for k, v in gaps.items() if _rereadable({k: v})}
+        if not wanted:
+            if before is not None:
+                quarantine.release(ctx.store, conn, ctx.repo_id, number, quarantine.REREAD)
+            return
+        failures = (before.failures if before else 0) + 1
+        entry = quarantine.Quarantined(
+            number=number,
+            failures=failures,
+            wait=quarantine.gap_after(failures),
+            reason="; ".join(wanted.values()),
+        )
+        quarantine.save(ctx.store, conn, ctx.repo_id, entry, quarantine.REREAD)
+        if failures >= quarantine.MAX_REREADS:
+            ctx.note(f"#{number}: read incomplete {failures} times in a row; no more re-reads")
 
     def set_aside(self, suspects: Sequence[tuple[int, RequestFailed]]) -> None:
         """Quarantine PRs whose details failed alone while GitHub answered other requests."""
@@ -207,6 +251,7 @@ class _Details:
                 k: v for k, v in self.gapped.pop(number, {}).items() if k in (PATCHES, UNREAD_DIFFS)
             }
             write_gaps(ctx.store, conn, repo_id, number, {**held, **gaps})
+        self.schedule_reread(conn, number, gaps)
 
         if not pr.skipped("reviews"):
             ctx.report.reviews += write_plain(ctx)(conn, reviews)
@@ -250,6 +295,15 @@ class _Details:
                 pr.complete("closingIssuesReferences"),
                 ctx.note,
             )
+
+
+def _rereadable(gaps: dict[str, str]) -> bool:
+    """Whether a later read may fill a gap: not the patch stage's (it reads patches itself),
+    nor a file list at GitHub's cap, which no read passes."""
+    return any(
+        part not in (PATCHES, UNREAD_DIFFS) and FILES_CAP_NOTE not in what
+        for part, what in gaps.items()
+    )
 
 
 def read_details(ctx: SyncContext) -> None:

@@ -12,6 +12,8 @@ from tidings.sources.github import normalize as nz
 
 FILES_CAP = 3000  # GitHub lists at most this many files of a PR, in GraphQL and REST alike
 
+# Said of a file list that stopped at GitHub's cap: a gap no later read can fill.
+FILES_CAP_NOTE = "GitHub lists at most"
 # A GraphQL field GitHub may refuse (FORBIDDEN) -> the item columns it fills, kept as stored.
 FIELD_COLUMNS: dict[str, tuple[str, ...]] = {
     "author": ("author", "author_type"),
@@ -133,6 +135,8 @@ class PRAnswer:
             if connection == "files":
                 total = max(total, self.changed_files)
             if got < total:
-                limit = f" (GitHub lists at most {FILES_CAP:,})" if connection == "files" else ""
+                # The cap is the reason only where the list reached it (65 files are not).
+                capped = connection == "files" and got >= FILES_CAP
+                limit = f" ({FILES_CAP_NOTE} {FILES_CAP:,})" if capped else ""
                 out[connection] = f"{got} of {total} {connection} available{limit}"
         return out
