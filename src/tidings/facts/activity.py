@@ -51,11 +51,12 @@ def activity_facts(data: WindowData, bots: list[str], n: int = 5) -> ActivityFac
     # Review latency: for PRs merged in the window, hours from opening to the first review by
     # someone other than the author.
     waits = [
-        (data.first_review_at[n] - data.items[n].created_at).total_seconds() / 3600
+        (data.first_review_at[n] - opened).total_seconds() / 3600
         for n in sorted(data.active)
         if data.items[n].kind == "pr"
         and data.in_window(data.items[n].merged_at)
         and n in data.first_review_at
+        and (opened := data.items[n].created_at) is not None
     ]
     median = round(statistics.median(waits), 1) if waits else None
     return ActivityFacts(
