@@ -119,7 +119,15 @@ def git_prs(data: WindowData, merged: list[int]) -> list[int]:
 
 def unknown_counts(data: WindowData, merged: list[int], api_data: bool) -> tuple[str, ...]:
     """The headline counts the window's sources cannot know (one representation: the report
-    prints "—" for them, and the model is given null, never 0)."""
-    if not git_prs(data, merged):
-        return ()
-    return GIT_UNKNOWN if api_data else GIT_ONLY_UNKNOWN
+    prints "—" for them, and the model is given null, never 0). A store with nothing from the
+    API knows only merges, in every window, one without a merge included: its quiet day is
+    not a day nobody opened an issue."""
+    if not api_data:
+        return GIT_ONLY_UNKNOWN
+    return GIT_UNKNOWN if git_prs(data, merged) else ()
+
+
+def opened_unknown(unknown: tuple[str, ...]) -> bool:
+    """Whether who opened the window's PRs is unknown: then its authors are ranked by what they
+    merged, the one thing a git clone records."""
+    return "new_prs" in unknown

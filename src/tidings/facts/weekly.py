@@ -30,6 +30,7 @@ from tidings.facts.risk import (
     risk_score,
 )
 from tidings.facts.roles import load_roles
+from tidings.facts.coverage import has_api_items
 from tidings.facts.stats import data_as_of, directory_of
 from tidings.facts.topics import TopicMatch, topic_matches
 from tidings.facts.trends import PROCESS_LABELS, AreaKind, is_generic, topic_tags
@@ -93,6 +94,15 @@ class WeekFacts:
     repo: RepoConfig | None = None  # the generated-path globs churn and themes leave out
     # Merged PRs' review-thread figures (facts/review_figures.py), where the store has them.
     threads: dict[int, ThreadFigures] = field(default_factory=dict)
+    # Whether the store holds anything from the GitHub API: without it, the week's issues and
+    # unmerged PRs are unknown (facts/coverage.py), not none.
+    api_data: bool = True
+
+    @property
+    def others_known(self) -> bool:
+        """Whether the week's items other than its merged PRs (issues, open or closed PRs) can
+        be counted: not from a git clone alone."""
+        return self.api_data
 
     @property
     def by_number(self) -> dict[int, MergedPR]:
@@ -149,6 +159,7 @@ def load_week(conn: Connection, repo_id: int, repo: RepoConfig, window: Window) 
         tracks=tracks,
         repo=repo,
         threads=load_thread_figures(conn, repo_id, merged, window.end),
+        api_data=has_api_items(conn, repo_id),
     )
 
 
