@@ -14,7 +14,7 @@ from tidings.facts.activity_data import load_window
 from tidings.facts.coverage import GIT_ONLY_UNKNOWN, GIT_UNKNOWN, unknown_counts
 from tidings.facts.daily import load_day
 from tidings.facts.related import related
-from tidings.facts.stats import item_lists
+from tidings.facts.stats import item_lists, window_stats
 from tidings.facts.windows import daily_window
 from tidings.report.daily import build_daily
 from tidings.store import Store
@@ -93,3 +93,36 @@ def test_a_git_only_store_knows_nothing_but_merges_even_on_a_day_without_one(
             assert report.appendix.new_prs is None and report.appendix.merged_prs == []
     finally:
         store.close()
+
+
+def test_stats_on_a_git_only_store_give_null_for_what_git_cannot_know(tmp_path: Path) -> None:
+    store = synced_git_day(tmp_path)  # two merges on 2026-08-06 by one author
+    try:
+        repo = RepoConfig(name="acme/engine")
+        with store.engine.connect() as conn:
+            repo_id = store.require_repo(conn, repo.name)
+            got = window_stats(conn, repo_id, daily_window(date(2026, 8, 6), repo.tz))
+        assert got.unknown == list(GIT_ONLY_UNKNOWN)
+        assert got.counts.model_dump() == {
+            "new_issues": None,
+            "closed_issues": None,
+            "new_prs": None,
+            "merged_prs": 2,
+            "closed_unmerged_prs": None,
+        }
+        assert got.items.new_prs is None and got.items.merged_prs == [11, 12]
+        # The clone's author merged both: active, not absent.
+        [author] = got.contributors
+        assert (author.merged_unknown_opened, author.prs, author.total) == (2, 0, 2)
+    finally:
+        store.close()
+
+
+def test_stats_beside_api_data_give_null_only_for_new_prs(store: Store, rec: Records) -> None:
+    repo_id = _mixed(store, rec)
+    window = daily_window(date(2026, 2, 24), RepoConfig(name="acme/widgets").tz)
+    with store.engine.connect() as conn:
+        got = window_stats(conn, repo_id, window)
+    assert got.unknown == ["new_prs"]
+    assert got.counts.new_prs is None and got.counts.new_issues == 1
+    assert got.items.new_issues == [1] and got.counts.merged_prs == 4

@@ -27,6 +27,7 @@ from sqlalchemy.engine import Connection
 from tidings.errors import TidingsError
 from tidings.facts.activity_data import WindowData
 from tidings.facts.actors import is_git_name
+from tidings.facts.stats import GIT_ONLY_UNKNOWN, GIT_UNKNOWN, git_only
 from tidings.facts.windows import Window, utc_offset
 from tidings.store import schema
 
@@ -94,22 +95,10 @@ def uncovered(
 
 
 def has_api_items(conn: Connection, repo_id: int) -> bool:
-    """Whether anything in the store came from the GitHub API (issues, comments, reviews)."""
-    it = schema.items
-    return (
-        conn.execute(
-            sa.select(it.c.number)
-            .where(it.c.repo_id == repo_id, sa.func.coalesce(it.c.source, "api") != "git")
-            .limit(1)
-        ).first()
-        is not None
-    )
-
-
-# The counts a git clone cannot know: when a PR was opened (git has only its merge), and,
-# with nothing from the API at all, issues and PRs closed without merging.
-GIT_UNKNOWN = ("new_prs",)
-GIT_ONLY_UNKNOWN = ("new_issues", "closed_issues", "new_prs", "closed_unmerged_prs")
+    """Whether the store's data for the repository may hold issues and unmerged PRs: anything
+    came from the GitHub API, or nothing came from a git clone (an empty repository is no
+    git-only one). False only for a store that a git clone alone filled."""
+    return not git_only(conn, repo_id)
 
 
 def git_prs(data: WindowData, merged: list[int]) -> list[int]:

@@ -15,6 +15,7 @@ from sqlalchemy.engine import Connection
 
 from tidings.config import RepoConfig
 from tidings.facts.activity_data import WindowData, load_window
+from tidings.facts.coverage import has_api_items
 from tidings.facts.evidence import PREvidence
 from tidings.facts.generated import is_bot_pr, is_generated
 from tidings.facts.importance import Scored, score_merged
@@ -30,7 +31,6 @@ from tidings.facts.risk import (
     risk_score,
 )
 from tidings.facts.roles import load_roles
-from tidings.facts.coverage import has_api_items
 from tidings.facts.stats import data_as_of, directory_of
 from tidings.facts.topics import TopicMatch, topic_matches
 from tidings.facts.trends import PROCESS_LABELS, AreaKind, is_generic, topic_tags
