@@ -876,7 +876,7 @@ def _sections(
     act = facts.activity
     # A git clone alone holds no comments or reviews: who reviewed or commented is unknown
     # (null), and the people counted are the merged PRs' authors (facts/coverage.py).
-    git_only = "new_issues" in facts.unknown
+    git_only = facts.git_only
     payload = {
         "human_participants": None if git_only else facts.participants,
         "human_authors_of_merged_prs": facts.participants if git_only else None,

@@ -22,7 +22,7 @@ from tidings.facts.discussions import Discussion, hot_discussions
 from tidings.facts.importance import Scored, score_merged
 from tidings.facts.review_notes import load_review_notes
 from tidings.facts.roles import Roles, load_roles
-from tidings.facts.stats import Counts, ItemLists, data_as_of, item_lists
+from tidings.facts.stats import GIT_ONLY_UNKNOWN, Counts, ItemLists, data_as_of, item_lists
 from tidings.facts.topics import TopicMatch, topic_matches
 from tidings.facts.trends import ClusterFact, clusters
 from tidings.facts.watchlist import Watch, watchlist
@@ -67,6 +67,12 @@ class DayFacts:
     # Headline counts the sources cannot know (facts/coverage.py): "—" in the report, null
     # for the model, never 0.
     unknown: tuple[str, ...] = ()
+
+    @property
+    def git_only(self) -> bool:
+        """Only merges are known: the store holds nothing from the GitHub API, so issues,
+        unmerged PRs, comments and reviews are unknown, not none."""
+        return set(GIT_ONLY_UNKNOWN) <= set(self.unknown)
 
     @property
     def stats(self) -> dict[str, int]:

@@ -70,7 +70,7 @@ def build_daily(
     writer = _Writer(facts, lang, web_url, texts)
     # A list the sources know nothing of is null; one they know in part (the PRs the API saw
     # opened, beside git PRs of unknown opening) lists what is known under an unknown count.
-    nothing_known = unknown if "new_issues" in unknown else set()
+    nothing_known = unknown if facts.git_only else set()
     appendix = m.Appendix.model_validate(
         {
             k: None if k in nothing_known else [writer.ref(n) for n in getattr(facts.lists, k)]
@@ -341,8 +341,8 @@ class _Writer(SlotText):
         change; not how the matcher found the items. With the number it cites."""
         title, matches = track.title, track.matches
         if not matches:
-            git_only = "new_issues" in self.facts.unknown
-            return self.t("topic_empty_git" if git_only else "topic_empty", title=title), []
+            empty = "topic_empty_git" if self.facts.git_only else "topic_empty"
+            return self.t(empty, title=title), []
         data = self.data
         picked = [data.items[x.number] for x in matches]
         prs = [i for i in picked if i.kind == "pr"]
@@ -350,7 +350,7 @@ class _Writer(SlotText):
         merged = [i for i in prs if data.in_window(i.merged_at)]
         unknown = self.facts.unknown
         # What the sources cannot know is not counted: a git clone knows only the merges.
-        key = "topic_analysis_git" if "new_issues" in unknown else "topic_analysis"
+        key = "topic_analysis_git" if self.facts.git_only else "topic_analysis"
         key = "topic_analysis_mixed" if key == "topic_analysis" and unknown else key
         parts = [
             self.t(
@@ -515,7 +515,7 @@ class _Writer(SlotText):
         logins = {i.author for i in items if not is_git_name(i.author_type)}
         git_names = {i.author for i in items if is_git_name(i.author_type)} - logins
         # With nothing from the API, the people are the merged PRs' authors, no one else known.
-        act_text = "act_text_git" if "new_issues" in self.facts.unknown else "act_text"
+        act_text = "act_text_git" if self.facts.git_only else "act_text"
         return m.Activity(
             top_authors=[
                 m.Count(login=k, count=v, git_name=k in git_names) for k, v in facts.top_authors
