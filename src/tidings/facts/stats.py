@@ -154,12 +154,16 @@ GIT_ONLY_UNKNOWN = ("new_issues", "closed_issues", "new_prs", "closed_unmerged_p
 
 
 def git_only(conn: Connection, repo_id: int) -> bool:
-    """Whether every item of the repository came from a git clone (and there are some)."""
+    """Whether every item of the repository came from a git clone (and there are some).
+
+    Two existence probes, each stopping at its first row: one from the API (on an API store
+    the first row read; only a git-only store reads further), then, only without one, one
+    from git (an empty repository is no git-only one)."""
     it = items_t
     first = sa.select(it.c.number).where(it.c.repo_id == repo_id).limit(1)
-    from_git = it.c.source == "git"
-    has_git = conn.execute(first.where(from_git)).first() is not None
-    return has_git and conn.execute(first.where(~from_git | it.c.source.is_(None))).first() is None
+    if conn.execute(first.where(sa.func.coalesce(it.c.source, "api") != "git")).first():
+        return False
+    return conn.execute(first.where(it.c.source == "git")).first() is not None
 
 
 def _unknown(conn: Connection, repo_id: int, lists: ItemLists) -> tuple[str, ...]:

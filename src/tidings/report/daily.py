@@ -348,10 +348,13 @@ class _Writer(SlotText):
         prs = [i for i in picked if i.kind == "pr"]
         issues = [i for i in picked if i.kind == "issue"]
         merged = [i for i in prs if data.in_window(i.merged_at)]
-        unknown = self.facts.unknown
-        # What the sources cannot know is not counted: a git clone knows only the merges.
-        key = "topic_analysis_git" if self.facts.git_only else "topic_analysis"
-        key = "topic_analysis_mixed" if key == "topic_analysis" and unknown else key
+        # What the sources cannot know is not counted: a git clone knows only the merges, and
+        # beside API data, not when its PRs were opened.
+        key = "topic_analysis"
+        if self.facts.git_only:
+            key = "topic_analysis_git"
+        elif self.facts.unknown:
+            key = "topic_analysis_mixed"
         parts = [
             self.t(
                 key,
