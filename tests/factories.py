@@ -47,7 +47,17 @@ class Records:
         kw.setdefault("draft", False)
         return self._item(number, "pr", created, kw)
 
-    def _item(self, number: int, kind: str, created: str, kw: dict[str, Any]) -> r.ItemRecord:
+    def git_pr(self, number: int, merged: str, **kw: Any) -> r.ItemRecord:
+        """A merged PR as a git clone gives it: a git author's name, no time it was opened."""
+        kw.setdefault("author", "Git Author")
+        kw.setdefault("author_type", r.GIT_AUTHOR)
+        kw.setdefault("source", "git")
+        kw.setdefault("draft", False)
+        return self._item(number, "pr", None, {"merged_at": merged, **kw})
+
+    def _item(
+        self, number: int, kind: str, created: str | None, kw: dict[str, Any]
+    ) -> r.ItemRecord:
         kw.setdefault("title", f"{kind} {number}")
         kw.setdefault("author", "alice")
         kw.setdefault("author_type", "User")
@@ -61,8 +71,9 @@ class Records:
             kw.setdefault("merged", True)
         elif kind == "pr":
             kw.setdefault("merged", False)
-        kw.setdefault("updated_at", max(x for x in (ts(created), kw.get("closed_at")) if x))
-        return r.ItemRecord(number=number, kind=kind, created_at=ts(created), **kw)
+        opened = ts(created) if created is not None else None
+        kw.setdefault("updated_at", max(x for x in (opened, kw.get("closed_at")) if x))
+        return r.ItemRecord(number=number, kind=kind, created_at=opened, **kw)
 
     def comment(self, number: int, created: str = T0, **kw: Any) -> r.CommentRecord:
         kw.setdefault("id", next(self._ids))

@@ -13,6 +13,7 @@ from tidings import records as r
 from tidings.errors import SnapshotError, StoreError
 from tidings.snapshot import VERSION, export_snapshot, import_snapshot
 from tidings.store import Store
+from tidings.store.rows import read_records
 
 
 def _body(path: Path) -> list[str]:
@@ -374,3 +375,74 @@ def test_another_repositorys_snapshot_with_the_same_ids_lands_beside(
     counts = export_snapshot(store, None, both)
     assert counts.records["comment"] == counts.records["review"] == 2
     assert counts.records["review_comment"] == 2
+
+
+def _git_store(store: Store, rec: Records) -> Store:
+    seed(
+        store,
+        [
+            rec.repo(),
+            rec.issue(1, "2026-02-24T03:31:00Z"),
+            rec.git_pr(2, merged="2026-02-24T09:00:00Z"),
+        ],
+    )
+    return store
+
+
+def _items_by_number(store: Store) -> dict[int, r.ItemRecord]:
+    with store.engine.connect() as conn:
+        found = list(read_records(conn, store.require_repo(conn, "acme/widgets")))
+    return {x.number: x for x in found if isinstance(x, r.ItemRecord)}
+
+
+def test_an_unknown_open_time_round_trips_as_null(store: Store, rec: Records, tmp_path: Path):
+    """A git PR's created_at is unknown (issue #22): exported as null, imported as NULL."""
+    out = tmp_path / "s.jsonl"
+    export_snapshot(_git_store(store, rec), None, out)
+    items = [json.loads(x) for x in out.read_text().splitlines() if '"type":"item"' in x]
+    assert [(i["number"], i["created_at"]) for i in items] == [
+        (1, "2026-02-24T03:31:00Z"),
+        (2, None),
+    ]
+    fresh = Store.open(f"sqlite:///{tmp_path / 'fresh.db'}")
+    import_snapshot(fresh, out)
+    got = _items_by_number(fresh)
+    assert got[2].created_at is None and got[2].merged_at is not None
+    assert got[1].created_at is not None
+
+
+def test_an_older_snapshots_git_pr_loses_its_commit_time(
+    store: Store, rec: Records, tmp_path: Path
+) -> None:
+    """Before format 3 a git PR carried a commit time as created_at: it imports as unknown;
+    an API item keeps its time."""
+    out = tmp_path / "s.jsonl"
+    export_snapshot(_git_store(store, rec), None, out)
+    lines = out.read_text(encoding="utf-8").splitlines(keepends=True)
+    old = [_edit_field(lines[0], version=2)] + [
+        _edit_field(x, created_at="2026-02-24T08:00:00Z") if '"number":2,' in x else x
+        for x in lines[1:]
+    ]
+    (tmp_path / "old.jsonl").write_text("".join(old), encoding="utf-8")
+    fresh = Store.open(f"sqlite:///{tmp_path / 'fresh.db'}")
+    import_snapshot(fresh, tmp_path / "old.jsonl")
+    got = _items_by_number(fresh)
+    assert got[2].created_at is None
+    assert got[1].created_at is not None and got[1].created_at.isoformat().startswith(
+        "2026-02-24T03:31"
+    )
+
+
+def test_a_null_open_time_under_a_version_2_header_is_refused(
+    store: Store, rec: Records, tmp_path: Path
+) -> None:
+    out = tmp_path / "s.jsonl"
+    export_snapshot(_git_store(store, rec), None, out)
+    lines = out.read_text(encoding="utf-8").splitlines(keepends=True)
+    (tmp_path / "bad.jsonl").write_text(
+        "".join([_edit_field(lines[0], version=2), *lines[1:]]), encoding="utf-8"
+    )
+    with pytest.raises(
+        SnapshotError, match="'created_at' null came with snapshot format version 3"
+    ):
+        import_snapshot(Store.open(f"sqlite:///{tmp_path / 'fresh.db'}"), tmp_path / "bad.jsonl")

@@ -163,11 +163,12 @@ def test_a_version_1_snapshot_still_imports(store: Store, rec: Records, tmp_path
         assert conn.execute(sa.select(sa.func.count()).select_from(schema.pr_commits)).scalar() == 1
         assert read_gaps(conn, repo_id)[2]["patches"].endswith("logo.png")
 
-    # Written again, it is a version 2 file that says it holds one thread and one commit.
+    # Written again, it is a current (version 3) file that says it holds one thread and one
+    # commit.
     out = tmp_path / "again.jsonl"
     export_snapshot(store, None, out)
     header = json.loads(out.read_text(encoding="utf-8").splitlines()[0])
-    assert header["version"] == VERSION == 2
+    assert header["version"] == VERSION == 3
     assert header["repositories"][0]["records"]["review_thread"] == 1
     assert header["repositories"][0]["records"]["pr_commit"] == 1
 

@@ -227,8 +227,16 @@ def stats_tables(stats: WindowStats) -> list[Table]:
         "merged_prs": "merged PRs",
         "closed_unmerged_prs": "closed unmerged PRs",
     }
+    why = (
+        "unknown: the data comes only from a git clone"
+        if "new_issues" in stats.unknown
+        else "unknown: some merged PRs come only from a git clone"
+    )
     for key, label in labels.items():
-        numbers: list[int] = getattr(stats.items, key)
+        numbers: list[int] | None = getattr(stats.items, key)
+        if numbers is None:  # the sources cannot know it: a git clone knows merges only
+            counts.add_row(label, "—", why)
+            continue
         counts.add_row(label, str(len(numbers)), _numbers(numbers))
     tables = [counts]
 
@@ -247,14 +255,15 @@ def stats_tables(stats: WindowStats) -> list[Table]:
     if stats.contributors:
         people = Table(title="active contributors (humans)")
         people.add_column("login")
-        for name in ("total", "issues", "PRs", "comments", "review comments", "reviews"):
+        # A clone's authors merged PRs nobody knows the opening of: a column only then.
+        git = any(c.merged_unknown_opened for c in stats.contributors)
+        names = ["total", "issues", "PRs", "comments", "review comments", "reviews"]
+        for name in names + (["merged (git)"] if git else []):
             people.add_column(name, justify="right")
         for c in stats.contributors:
-            people.add_row(
-                cell(c.login),
-                *(str(v) for v in (c.total, c.issues, c.prs, c.comments, c.review_comments)),
-                str(c.reviews),
-            )
+            values = [c.total, c.issues, c.prs, c.comments, c.review_comments, c.reviews]
+            values += [c.merged_unknown_opened] if git else []
+            people.add_row(cell(c.login), *(str(v) for v in values))
         tables.append(people)
     if stats.reviewers:
         reviewers = Table(title="reviewers")

@@ -83,7 +83,8 @@ class ItemRecord(Record):
     draft: bool | None = None
     locked: bool = False
     labels: list[str] = Field(default_factory=list)
-    created_at: UTCTime
+    # None: not known. A git clone records a PR's merge, never when it was opened.
+    created_at: OptUTCTime = None
     updated_at: UTCTime
     closed_at: OptUTCTime = None
     merged_at: OptUTCTime = None

@@ -33,8 +33,11 @@ from tidings.store.rows import TABLES, read_records, update_repository, write_re
 from tidings.textsafe import without_surrogates
 
 FORMAT = "tidings-snapshot"
-# 2: review threads' state, PR commits and items' patch_sha (docs/snapshot.md, Versioning).
-VERSION = 2
+# 2: review threads' state, PR commits and items' patch_sha; 3: an item's created_at may be
+# null, unknown (a PR read from a git clone) (docs/snapshot.md, Versioning).
+VERSION = 3
+# Before this version a PR read from a git clone carried a commit time as its created_at.
+_UNKNOWN_OPENED = 3
 # What each version added. A file whose header names an older version cannot hold them (it
 # was edited or mislabelled); a file of that older version imports without them.
 _SINCE_TYPE = {"review_thread": 2, "pr_commit": 2}
@@ -225,6 +228,8 @@ class _Reader:
                 record = cls.model_validate_json(text, strict=True)
             except ValidationError as exc:
                 raise self.fail(line_no, _validation_problem(kind, exc)) from exc
+            if isinstance(record, r.ItemRecord):
+                record = self._opened(line_no, record)
             if kind in TABLES and (problem := row_problem(TABLES[kind], vars(record))):
                 # Refused like any other flaw (all or nothing), before the store sees it.
                 raise self.fail(line_no, f"{kind} record {problem}")
@@ -273,6 +278,19 @@ class _Reader:
                     f"{what} came with snapshot format version {since}, "
                     f"but the header says version {self.version}",
                 )
+
+    def _opened(self, line_no: int, item: r.ItemRecord) -> r.ItemRecord:
+        """An item's created_at as this version says it: an older file's git PR carries a
+        commit time there, which is not when the PR was opened, so it imports as unknown."""
+        if self.version >= _UNKNOWN_OPENED:
+            return item
+        if item.created_at is None:
+            raise self.fail(
+                line_no,
+                f"item field 'created_at' null came with snapshot format version "
+                f"{_UNKNOWN_OPENED}, but the header says version {self.version}",
+            )
+        return item.model_copy(update={"created_at": None}) if item.source == "git" else item
 
     def _check_header(self, obj: dict[str, Any]) -> list[dict[str, Any]]:
         if obj.get("type") != "header" or obj.get("format") != FORMAT:

@@ -488,7 +488,7 @@ class _Repo:
         first = [
             (
                 _sha(self.full_name.lower(), number, "commit", i),
-                item.created_at + timedelta(seconds=i),
+                (item.created_at or item.updated_at) + timedelta(seconds=i),
             )
             for i in range(made)
         ]

@@ -38,6 +38,11 @@ def test_a_git_only_day_gives_the_model_null_for_what_git_cannot_know(tmp_path: 
                 for r in llm.requests
                 if (data_of(r.body) or {}).get("task") == "summary"
             ]
+            activity = [
+                data_of(r.body)["facts"]
+                for r in llm.requests
+                if (data_of(r.body) or {}).get("task") == "activity"
+            ]
     finally:
         store.close()
     assert report.coverage is not None and "new_prs" in report.coverage.unknown
@@ -47,3 +52,8 @@ def test_a_git_only_day_gives_the_model_null_for_what_git_cannot_know(tmp_path: 
     assert "new_prs" not in facts["mean_of_previous_7_windows"]
     assert report.summary.text.by == "llm"
     assert "0 new PRs" not in report.summary.text.text
+    # Who reviewed or commented is unknown on a clone, not nobody; authors rank by merges.
+    [people] = activity
+    assert people["top_reviewers"] is None and people["top_commenters"] is None
+    assert people["human_participants"] is None and people["human_authors_of_merged_prs"] == 1
+    assert people["top_authors_ranked_by"] == "prs_merged"

@@ -120,7 +120,7 @@ def test_git_only_daily_states_only_what_git_knows(ascend: Store) -> None:
 
     report = build_daily(ascend, ascend_config(), date(2026, 8, 12), "zh")
     assert report.coverage is not None and report.coverage.git_prs == report.stats.merged_prs
-    assert report.stats.new_prs == 0  # merged is not opened
+    assert report.stats.new_prs is None  # merged is not opened: unknown, never 0 (#22)
     text = render_daily_markdown(report)
     assert "新 PR — | 合并 PR 27 |" in text
     assert "ℹ️" in text and "没有记录到他人审查" not in text

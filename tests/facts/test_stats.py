@@ -163,6 +163,7 @@ def test_people_humans_only_and_ghosts(store: Store, rec: Records) -> None:
         "comments": 0,
         "review_comments": 1,
         "reviews": 2,
+        "merged_unknown_opened": 0,
     }
     assert people["bob"].comments == 1 and people["bob"].prs == 0
     assert s.contributors[0].login == "carol"
@@ -215,8 +216,10 @@ def test_json_shape_and_empty_window(store: Store, rec: Records) -> None:
         "contributors",
         "reviewers",
         "bots",
+        "unknown",
     }
     assert data["counts"] == dict.fromkeys(data["items"], 0)
+    assert data["unknown"] == []  # an empty store is no git-only one: its zeros are known
     assert data["data_as_of"] is None
 
 

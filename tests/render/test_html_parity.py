@@ -19,6 +19,7 @@ from tidings.render.html import HtmlWriter, render_daily_html, render_weekly_htm
 from tidings.render.markdown import render_daily_markdown
 from tidings.render.markdown_common import MarkdownWriter
 from tidings.render.weekly_markdown import render_weekly_markdown
+from tidings.report import model as m
 from tidings.report.daily import build_daily
 from tidings.report.weekly import build_weekly
 from tidings.report.weekly_model import TrendRow, WeeklyReport
@@ -224,7 +225,16 @@ def test_git_only_daily_html_shows_a_dash_for_what_git_cannot_know(
 
 
 def test_a_daily_with_every_count_known_shows_numbers(git_days: dict[str, Any]) -> None:
-    report = git_days["en"].model_copy(update={"coverage": None})
+    day = git_days["en"]
+    known = m.Stats(new_issues=0, closed_issues=0, new_prs=0, merged_prs=2, closed_unmerged_prs=0)
+    lists = m.Appendix(
+        new_issues=[],
+        closed_issues=[],
+        new_prs=[],
+        merged_prs=day.appendix.merged_prs,
+        closed_unmerged_prs=[],
+    )
+    report = day.model_copy(update={"coverage": None, "stats": known, "appendix": lists})
     stats = _text(_doc(render_daily_html(report)).xpath("//p[@class='stats']")[0])
     assert "—" not in stats and "New issues 0" in stats
 

@@ -314,7 +314,7 @@ def test_out_of_range_commits_are_skipped_with_a_note_and_the_rest_synced(
         assert (report.prs, report.rejected, report.skipped) == (5, 3, 1)
         assert sorted(_items(store)) == [11, 12, 13, 14, 17]
         assert report.notes == [
-            f"commit {year_2100[:12]} (PR #16) skipped: created_at 2100-01-01T00:00:00Z is out "
+            f"commit {year_2100[:12]} (PR #16) skipped: updated_at 2100-01-01T00:00:00Z is out "
             "of range (the store holds years 1970–2099)",
             f"commit {year_10000[:12]} (PR #15) skipped: its date 10000-01-01T07:59:59+08:00 is "
             "out of range (the store holds years 1970–2099)",

@@ -874,11 +874,16 @@ def _sections(
         }
         jobs.append((("trends",), "trends", payload, set()))
     act = facts.activity
+    # A git clone alone holds no comments or reviews: who reviewed or commented is unknown
+    # (null), and the people counted are the merged PRs' authors (facts/coverage.py).
+    git_only = facts.git_only
     payload = {
-        "human_participants": facts.participants,
+        "human_participants": None if git_only else facts.participants,
+        "human_authors_of_merged_prs": facts.participants if git_only else None,
+        "top_authors_ranked_by": "prs_merged" if act.authors_by == "merged" else "items_opened",
         "top_authors": dict(act.top_authors),
-        "top_reviewers": dict(act.top_reviewers),
-        "top_commenters": dict(act.top_commenters),
+        "top_reviewers": None if git_only else dict(act.top_reviewers),
+        "top_commenters": None if git_only else dict(act.top_commenters),
         "first_time_contributors": [k for k, _ in act.first_timers],
         "review_latency_hours_median": act.review_latency_hours_median,
         "review_latency_sample": act.review_latency_sample,

@@ -191,7 +191,9 @@ def payloads(
                     "key": f"track:{track.title}",
                     "title": track.title,
                     "merged_prs": sum(m.number in merged for m in track.matches),
-                    "other_items": sum(m.number not in merged for m in track.matches),
+                    "other_items": sum(m.number not in merged for m in track.matches)
+                    if f.others_known
+                    else None,
                     "items": items,
                 }
             )

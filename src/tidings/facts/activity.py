@@ -5,34 +5,43 @@ from __future__ import annotations
 import statistics
 from collections import Counter
 from dataclasses import dataclass
+from typing import Literal
 
 from tidings.facts.activity_data import WindowData
 from tidings.facts.actors import is_bot
 from tidings.facts.roles import FIRST_TIMER_ASSOCIATIONS
 
+# What the top authors are ranked by: items opened in the window, or PRs merged in it.
+AuthorsBy = Literal["opened", "merged"]
+
 
 @dataclass(frozen=True)
 class ActivityFacts:
-    top_authors: list[tuple[str, int]]
+    top_authors: list[tuple[str, int]]  # by items opened in the window, or by PRs merged
     top_reviewers: list[tuple[str, int]]
     top_commenters: list[tuple[str, int]]
     first_timers: list[tuple[str, int]]  # login, the item that made them a first-timer
     review_latency_hours_median: float | None
     review_latency_sample: int
+    authors_by: AuthorsBy = "opened"
 
 
 def _top(counter: Counter[str], n: int) -> list[tuple[str, int]]:
     return sorted(counter.items(), key=lambda kv: (-kv[1], kv[0].lower()))[:n]
 
 
-def activity_facts(data: WindowData, bots: list[str], n: int = 5) -> ActivityFacts:
+def activity_facts(
+    data: WindowData, bots: list[str], n: int = 5, *, by_merged: bool = False
+) -> ActivityFacts:
+    """`by_merged`: authors are ranked by the PRs they merged in the window, for sources that
+    cannot know who opened what (a git clone); otherwise by the issues and PRs they opened."""
     authors: Counter[str] = Counter()
     first: dict[str, int] = {}
     for number in sorted(data.active):
         item = data.items[number]
         if item.author is None or is_bot(item.author, item.author_type, bots):
             continue
-        if data.in_window(item.created_at):
+        if data.in_window(item.merged_at if by_merged else item.created_at):
             authors[item.author] += 1
         # GitHub marks an author's first PR or issue in the repository; it counts in the window
         # where that item was opened or merged.
@@ -51,11 +60,12 @@ def activity_facts(data: WindowData, bots: list[str], n: int = 5) -> ActivityFac
     # Review latency: for PRs merged in the window, hours from opening to the first review by
     # someone other than the author.
     waits = [
-        (data.first_review_at[n] - data.items[n].created_at).total_seconds() / 3600
+        (data.first_review_at[n] - opened).total_seconds() / 3600
         for n in sorted(data.active)
         if data.items[n].kind == "pr"
         and data.in_window(data.items[n].merged_at)
         and n in data.first_review_at
+        and (opened := data.items[n].created_at) is not None
     ]
     median = round(statistics.median(waits), 1) if waits else None
     return ActivityFacts(
@@ -65,4 +75,5 @@ def activity_facts(data: WindowData, bots: list[str], n: int = 5) -> ActivityFac
         first_timers=sorted(first.items(), key=lambda kv: kv[1]),
         review_latency_hours_median=median,
         review_latency_sample=len(waits),
+        authors_by="merged" if by_merged else "opened",
     )

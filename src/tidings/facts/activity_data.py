@@ -40,7 +40,7 @@ class Item:
     state_reason: str | None
     draft: bool
     labels: tuple[str, ...]
-    created_at: datetime
+    created_at: datetime | None  # None: when it was opened is unknown (a PR from a git clone)
     updated_at: datetime
     closed_at: datetime | None
     merged_at: datetime | None
@@ -337,7 +337,10 @@ def _load_named(conn: Connection, repo_id: int, data: WindowData) -> None:
         target = ref.number
         if target is None and (ref.sha or ref.title):
             lookups = lookups or store_lookups(conn, repo_id)
-            target = link(ref, number, item.merged_at or item.created_at, *lookups)
+            # A PR merged before this one (or before the window's end, all the store knows
+            # of an open revert whose opening a git clone could not tell).
+            before = item.merged_at or item.created_at or data.end
+            target = link(ref, number, before, *lookups)
         if target is not None:
             data.reverts[number] = target
     wanted = {m.number for found in data.mentions.values() for m in found}

@@ -27,6 +27,7 @@ from sqlalchemy.engine import Connection
 from tidings.errors import TidingsError
 from tidings.facts.activity_data import WindowData
 from tidings.facts.actors import is_git_name
+from tidings.facts.stats import GIT_ONLY_UNKNOWN, GIT_UNKNOWN, git_only
 from tidings.facts.windows import Window, utc_offset
 from tidings.store import schema
 
@@ -94,22 +95,10 @@ def uncovered(
 
 
 def has_api_items(conn: Connection, repo_id: int) -> bool:
-    """Whether anything in the store came from the GitHub API (issues, comments, reviews)."""
-    it = schema.items
-    return (
-        conn.execute(
-            sa.select(it.c.number)
-            .where(it.c.repo_id == repo_id, sa.func.coalesce(it.c.source, "api") != "git")
-            .limit(1)
-        ).first()
-        is not None
-    )
-
-
-# The counts a git clone cannot know: when a PR was opened (git has only its merge), and,
-# with nothing from the API at all, issues and PRs closed without merging.
-GIT_UNKNOWN = ("new_prs",)
-GIT_ONLY_UNKNOWN = ("new_issues", "closed_issues", "new_prs", "closed_unmerged_prs")
+    """Whether the store's data for the repository may hold issues and unmerged PRs: anything
+    came from the GitHub API, or nothing came from a git clone (an empty repository is no
+    git-only one). False only for a store that a git clone alone filled."""
+    return not git_only(conn, repo_id)
 
 
 def git_prs(data: WindowData, merged: list[int]) -> list[int]:
@@ -119,7 +108,15 @@ def git_prs(data: WindowData, merged: list[int]) -> list[int]:
 
 def unknown_counts(data: WindowData, merged: list[int], api_data: bool) -> tuple[str, ...]:
     """The headline counts the window's sources cannot know (one representation: the report
-    prints "—" for them, and the model is given null, never 0)."""
-    if not git_prs(data, merged):
-        return ()
-    return GIT_UNKNOWN if api_data else GIT_ONLY_UNKNOWN
+    prints "—" for them, and the model is given null, never 0). A store with nothing from the
+    API knows only merges, in every window, one without a merge included: its quiet day is
+    not a day nobody opened an issue."""
+    if not api_data:
+        return GIT_ONLY_UNKNOWN
+    return GIT_UNKNOWN if git_prs(data, merged) else ()
+
+
+def opened_unknown(unknown: tuple[str, ...]) -> bool:
+    """Whether who opened the window's PRs is unknown: then its authors are ranked by what they
+    merged, the one thing a git clone records."""
+    return "new_prs" in unknown

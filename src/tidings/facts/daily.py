@@ -17,12 +17,12 @@ from tidings.config import RepoConfig, TopicConfig
 from tidings.facts.activity import ActivityFacts, activity_facts
 from tidings.facts.activity_data import WindowData, load_window
 from tidings.facts.actors import is_bot
-from tidings.facts.coverage import has_api_items, unknown_counts
+from tidings.facts.coverage import has_api_items, opened_unknown, unknown_counts
 from tidings.facts.discussions import Discussion, hot_discussions
 from tidings.facts.importance import Scored, score_merged
 from tidings.facts.review_notes import load_review_notes
 from tidings.facts.roles import Roles, load_roles
-from tidings.facts.stats import Counts, ItemLists, data_as_of, item_lists
+from tidings.facts.stats import GIT_ONLY_UNKNOWN, Counts, ItemLists, data_as_of, item_lists
 from tidings.facts.topics import TopicMatch, topic_matches
 from tidings.facts.trends import ClusterFact, clusters
 from tidings.facts.watchlist import Watch, watchlist
@@ -59,12 +59,20 @@ class DayFacts:
     topics: list[TopicFacts]
     clusters: list[ClusterFact]
     activity: ActivityFacts
-    participants: int  # people (not bots) who commented, reviewed or opened an item
+    # People (not bots) who commented, reviewed or opened an item (merged one, where when it
+    # was opened is unknown).
+    participants: int
     watch: list[Watch]
     data_as_of: datetime | None
     # Headline counts the sources cannot know (facts/coverage.py): "—" in the report, null
     # for the model, never 0.
     unknown: tuple[str, ...] = ()
+
+    @property
+    def git_only(self) -> bool:
+        """Only merges are known: the store holds nothing from the GitHub API, so issues,
+        unmerged PRs, comments and reviews are unknown, not none."""
+        return set(GIT_ONLY_UNKNOWN) <= set(self.unknown)
 
     @property
     def stats(self) -> dict[str, int]:
@@ -105,9 +113,8 @@ def load_day(
     lists = item_lists(conn, repo_id, window)
     past = [item_lists(conn, repo_id, previous(window, k)).counts() for k in range(1, history + 1)]
     data = load_window(conn, repo_id, repo.name, window.start, window.end, roles=roles)
-    facts = day_facts(repo, window, data, lists, past, data_as_of(conn, repo_id))
-    unknown = unknown_counts(data, facts.lists.merged_prs, has_api_items(conn, repo_id))
-    facts = replace(facts, unknown=unknown)
+    unknown = unknown_counts(data, lists.merged_prs, has_api_items(conn, repo_id))
+    facts = day_facts(repo, window, data, lists, past, data_as_of(conn, repo_id), unknown)
     # The hot PR threads' review record, before the window too (a handful of PRs).
     prs = [d.number for d in facts.hot if data.items[d.number].kind == "pr"]
     if not prs:
@@ -124,8 +131,10 @@ def day_facts(
     lists: ItemLists,
     history: list[Counts],
     as_of: datetime | None,
+    unknown: tuple[str, ...] = (),
 ) -> DayFacts:
-    """Derive a window's rankings from its rows: a pure function, each ranking made once."""
+    """Derive a window's rankings from its rows: a pure function, each ranking made once.
+    `unknown`: the headline counts the sources cannot know (facts/coverage.py)."""
     return DayFacts(
         repo=repo,
         window=window,
@@ -136,15 +145,17 @@ def day_facts(
         scored=score_merged(data, repo),
         topics=[TopicFacts(topic, topic_matches(data, topic)) for topic in repo.topics],
         clusters=clusters(data),
-        activity=activity_facts(data, repo.bots),
+        activity=activity_facts(data, repo.bots, by_merged=opened_unknown(unknown)),
         participants=_participants(data, repo.bots),
         watch=watchlist(data, repo.bots),
         data_as_of=as_of,
+        unknown=unknown,
     )
 
 
 def _participants(data: WindowData, bots: list[str]) -> int:
-    """People who commented or reviewed in the window, or opened one of its items."""
+    """People who commented or reviewed in the window, or opened one of its items (or, when
+    when it was opened is unknown, as for a PR from a git clone, merged it in the window)."""
     people = {
         c.author for c in data.activity if c.author and not is_bot(c.author, c.author_type, bots)
     }
@@ -152,7 +163,7 @@ def _participants(data: WindowData, bots: list[str]) -> int:
         i.author
         for n in data.active
         if (i := data.items[n]).author
-        and data.in_window(i.created_at)
+        and (data.in_window(i.created_at) or (i.created_at is None and data.in_window(i.merged_at)))
         and not is_bot(i.author, i.author_type, bots)
     }
     return len(people)

@@ -99,7 +99,9 @@ def related(data: WindowData, number: int, limit: int = MAX_RELATED) -> list[Rel
             namer = data.items[other]
             if m.fixes:
                 add(other, "fixed_by")
-            elif namer.kind == "pr" and me is not None and namer.created_at > me.created_at:
+            # GitHub numbers issues and PRs from one sequence as they are opened: a higher
+            # number was opened later, which every source knows (a git clone has no open time).
+            elif namer.kind == "pr" and me is not None and namer.number > me.number:
                 add(other, "follow_up")
             else:
                 add(other, "mentioned_by")

@@ -63,6 +63,26 @@ class ItemLists(BaseModel):
         return Counts(**{name: len(numbers) for name, numbers in self})
 
 
+class WindowCounts(BaseModel):
+    """`Counts` as `tidings stats` states them: null where the sources cannot know the count."""
+
+    new_issues: int | None
+    closed_issues: int | None
+    new_prs: int | None
+    merged_prs: int
+    closed_unmerged_prs: int | None
+
+
+class WindowLists(BaseModel):
+    """`ItemLists` as `tidings stats` states them: null where the sources cannot know them."""
+
+    new_issues: list[int] | None
+    closed_issues: list[int] | None
+    new_prs: list[int] | None
+    merged_prs: list[int]
+    closed_unmerged_prs: list[int] | None
+
+
 class LabelCount(BaseModel):
     label: str
     count: int
@@ -86,6 +106,9 @@ class Contributor(BaseModel):
     comments: int = 0
     review_comments: int = 0
     reviews: int = 0
+    # PRs of theirs merged in the window whose opening is unknown (read from a git clone):
+    # what a clone shows of its authors, who would otherwise count as doing nothing.
+    merged_unknown_opened: int = 0
 
 
 class Reviewer(BaseModel):
@@ -105,8 +128,11 @@ class WindowStats(BaseModel):
     repository: str
     window: WindowInfo
     data_as_of: datetime | None
-    counts: Counts
-    items: ItemLists
+    counts: WindowCounts
+    items: WindowLists
+    # The counts the sources cannot know (a git clone knows merges only): null in `counts`
+    # and `items`, never 0.
+    unknown: list[str] = Field(default_factory=list)
     merged_by_label: list[LabelCount]
     directory_depth: int
     top_paths: list[Churn]
@@ -117,6 +143,45 @@ class WindowStats(BaseModel):
 
     def to_json_dict(self) -> dict[str, Any]:
         return self.model_dump(mode="json")
+
+
+# -- what the sources cannot know -----------------------------------------------------------
+
+# The counts a git clone cannot know: when a PR was opened (git has only its merge), and,
+# with nothing from the API at all, issues and PRs closed without merging.
+GIT_UNKNOWN = ("new_prs",)
+GIT_ONLY_UNKNOWN = ("new_issues", "closed_issues", "new_prs", "closed_unmerged_prs")
+
+
+def git_only(conn: Connection, repo_id: int) -> bool:
+    """Whether every item of the repository came from a git clone (and there are some).
+
+    Two existence probes, each stopping at its first row: one from the API (on an API store
+    the first row read; only a git-only store reads further), then, only without one, one
+    from git (an empty repository is no git-only one)."""
+    it = items_t
+    first = sa.select(it.c.number).where(it.c.repo_id == repo_id).limit(1)
+    if conn.execute(first.where(sa.func.coalesce(it.c.source, "api") != "git")).first():
+        return False
+    return conn.execute(first.where(it.c.source == "git")).first() is not None
+
+
+def _unknown(conn: Connection, repo_id: int, lists: ItemLists) -> tuple[str, ...]:
+    """The window's counts its sources cannot know (facts/coverage.py unknown_counts says the
+    same of a report's window)."""
+    if git_only(conn, repo_id):
+        return GIT_ONLY_UNKNOWN
+    it = items_t
+    merged = lists.merged_prs
+    git = (
+        merged
+        and conn.execute(
+            sa.select(it.c.number)
+            .where(it.c.repo_id == repo_id, it.c.number.in_(merged), it.c.source == "git")
+            .limit(1)
+        ).first()
+    )
+    return GIT_UNKNOWN if git else ()
 
 
 # -- items ----------------------------------------------------------------------------------
@@ -324,6 +389,12 @@ def people(conn: Connection, repo_id: int, window: Window, bots: Iterable[str] =
         )
     ):
         note(login, author_type, "issues" if kind == "issue" else "prs")
+    for login, author_type in conn.execute(
+        sa.select(t.c.author, t.c.author_type).where(
+            _live_items(repo_id), t.c.created_at.is_(None), _between(t.c.merged_at, window)
+        )
+    ):
+        note(login, author_type, "merged_unknown_opened")
     for login, author_type, _number in _child_rows(
         conn, schema.comments, repo_id, schema.comments.c.created_at, window
     ):
@@ -390,6 +461,7 @@ def window_stats(
             sa.select(repos.c.full_name).where(repos.c.id == repo_id)
         ).scalar_one()
     lists = item_lists(conn, repo_id, window)
+    unknown = _unknown(conn, repo_id, lists)
     top_paths, top_dirs = path_churn(conn, repo_id, window, depth=directory_depth, top=top)
     who = people(conn, repo_id, window, bots)
     as_of = data_as_of(conn, repo_id)
@@ -397,8 +469,11 @@ def window_stats(
         repository=repository,
         window=WindowInfo(**window.to_dict()),
         data_as_of=as_of,
-        counts=lists.counts(),
-        items=lists,
+        counts=WindowCounts.model_validate(
+            {k: None if k in unknown else v for k, v in lists.counts()}
+        ),
+        items=WindowLists.model_validate({k: None if k in unknown else v for k, v in lists}),
+        unknown=list(unknown),
         merged_by_label=merged_label_counts(conn, repo_id, window),
         directory_depth=directory_depth,
         top_paths=top_paths,

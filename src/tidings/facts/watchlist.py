@@ -31,7 +31,7 @@ class Watch:
     number: int
     reasons: tuple[WatchReason, ...]
     comments_in_window: int
-    age_days: int
+    age_days: int | None  # None: when it was opened is unknown
 
 
 def watchlist(data: WindowData, bots: list[str], limit: int = 8) -> list[Watch]:
@@ -50,10 +50,10 @@ def watchlist(data: WindowData, bots: list[str], limit: int = 8) -> list[Watch]:
         engaged = len(talk) >= ENGAGED_COMMENTS or item.reactions >= ENGAGED_REACTIONS
         if engaged and number not in data.maintainer_replied:
             reasons.append("unanswered")
-        age = data.end - item.created_at
-        if age >= LONG_OPEN and len(talk) >= ENGAGED_COMMENTS:
+        age = data.end - item.created_at if item.created_at is not None else None
+        if age is not None and age >= LONG_OPEN and len(talk) >= ENGAGED_COMMENTS:
             reasons.append("long_open_active")
         if reasons:
-            found.append(Watch(number, tuple(reasons), len(talk), age.days))
+            found.append(Watch(number, tuple(reasons), len(talk), age.days if age else None))
     found.sort(key=lambda w: (-len(w.reasons), -w.comments_in_window, -w.number))
     return found[:limit]

@@ -15,6 +15,7 @@ from sqlalchemy.engine import Connection
 
 from tidings.config import RepoConfig
 from tidings.facts.activity_data import WindowData, load_window
+from tidings.facts.coverage import has_api_items
 from tidings.facts.evidence import PREvidence
 from tidings.facts.generated import is_bot_pr, is_generated
 from tidings.facts.importance import Scored, score_merged
@@ -93,6 +94,15 @@ class WeekFacts:
     repo: RepoConfig | None = None  # the generated-path globs churn and themes leave out
     # Merged PRs' review-thread figures (facts/review_figures.py), where the store has them.
     threads: dict[int, ThreadFigures] = field(default_factory=dict)
+    # Whether the store holds anything from the GitHub API: without it, the week's issues and
+    # unmerged PRs are unknown (facts/coverage.py), not none.
+    api_data: bool = True
+
+    @property
+    def others_known(self) -> bool:
+        """Whether the week's items other than its merged PRs (issues, open or closed PRs) can
+        be counted: not from a git clone alone."""
+        return self.api_data
 
     @property
     def by_number(self) -> dict[int, MergedPR]:
@@ -149,6 +159,7 @@ def load_week(conn: Connection, repo_id: int, repo: RepoConfig, window: Window) 
         tracks=tracks,
         repo=repo,
         threads=load_thread_figures(conn, repo_id, merged, window.end),
+        api_data=has_api_items(conn, repo_id),
     )
 
 

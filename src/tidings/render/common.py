@@ -247,8 +247,7 @@ def stat_cells(report: m.DailyReport) -> list[tuple[str, int | None]]:
     """The stats line's counts; None where the store cannot know the count (a window read
     from a git clone knows merges, not openings, issues or closed-unmerged PRs), shown as a
     dash rather than a 0 that would claim nothing happened."""
-    unknown = set(report.coverage.unknown) if report.coverage else set()
-    return [(key, None if key in unknown else getattr(report.stats, key)) for key in STAT_KEYS]
+    return [(key, getattr(report.stats, key)) for key in STAT_KEYS]
 
 
 def needs_api(report: m.DailyReport) -> bool:
@@ -259,9 +258,15 @@ def needs_api(report: m.DailyReport) -> bool:
 
 def daily_footer(wr: Writer, report: m.DailyReport) -> str:
     p = report.provenance
+
     # `say` + str: the HTML writer's Markup escapes what it is added to.
+    def shown(count: int | None) -> str:
+        return wr.say("unknown_count") if count is None else str(count)
+
     counts = wr.join(
-        wr.say("a_" + key) + f" {count}" if wr.has("a_" + key) else wr.text(f"{key} {count}")
+        wr.say("a_" + key) + f" {shown(count)}"
+        if wr.has("a_" + key)
+        else wr.text(f"{key} {shown(count)}")
         for key, count in p.list_counts.items()
     )
     return wr.say(

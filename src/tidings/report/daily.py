@@ -62,12 +62,20 @@ def build_daily(
             prs = [n for n, item in facts.data.items.items() if item.kind == "pr"]
             authors = {n: facts.data.items[n].author for n in prs}
             evidence = window_evidence(conn, repo_id, repo, window.start, window.end, prs, authors)
-    stats = m.Stats(**facts.stats)
+    unknown = set(facts.unknown)
+    # One representation of what the sources cannot know: null, never 0 or an empty list.
+    stats = m.Stats.model_validate({k: None if k in unknown else v for k, v in facts.stats.items()})
     # The model reads the very facts the writer lays out below: what it saw is what prints.
     texts = analysis.analyse(facts, lang, evidence) if analysis is not None else None
     writer = _Writer(facts, lang, web_url, texts)
-    appendix = m.Appendix(
-        **{k: [writer.ref(n) for n in getattr(facts.lists, k)] for k in METRICS},
+    # A list the sources know nothing of is null; one they know in part (the PRs the API saw
+    # opened, beside git PRs of unknown opening) lists what is known under an unknown count.
+    nothing_known = unknown if facts.git_only else set()
+    appendix = m.Appendix.model_validate(
+        {
+            k: None if k in nothing_known else [writer.ref(n) for n in getattr(facts.lists, k)]
+            for k in METRICS
+        }
     )
     hot = writer.hot()
     quiet = facts.quiet
@@ -101,7 +109,9 @@ def build_daily(
             generated_at=generated,
             data_as_of=facts.data_as_of,
             window_utc=window_utc(window),
-            list_counts={k: len(getattr(appendix, k)) for k in METRICS},
+            list_counts={
+                k: None if k in unknown else len(getattr(facts.lists, k)) for k in METRICS
+            },
         ),
     )
     if not quiet and texts is not None:
@@ -194,17 +204,15 @@ class _Writer(SlotText):
     # -- sections ---------------------------------------------------------------------------
 
     def coverage(self, api_data: bool) -> m.DailyCoverage | None:
-        """What the day's counts cannot say when its merged PRs came from a git clone."""
-        git = git_prs(self.data, self.facts.lists.merged_prs)
-        if not git:
+        """What the day's counts cannot say when its data came (partly) from a git clone."""
+        if not self.facts.unknown:
             return None
-        unknown = list(self.facts.unknown)
-        text = self.t(
-            "coverage_git_only" if not api_data else "coverage_mixed",
-            git=len(git),
-            repo=self.repo.name,
+        git = git_prs(self.data, self.facts.lists.merged_prs)
+        key = "coverage_mixed" if api_data else "coverage_git_only"
+        text = self.t(key if git else "coverage_git_none", git=len(git), repo=self.repo.name)
+        return m.DailyCoverage(
+            git_prs=len(git), unknown=list(self.facts.unknown), text=m.Prose(text=text)
         )
-        return m.DailyCoverage(git_prs=len(git), unknown=unknown, text=m.Prose(text=text))
 
     def summary(
         self,
@@ -214,9 +222,10 @@ class _Writer(SlotText):
         quiet: bool,
         coverage: m.DailyCoverage | None = None,
     ) -> m.Summary:
-        values = stats.model_dump()
+        # Only the counts the sources know: an unknown one has no value to compare.
+        values = {k: v for k, v in stats.model_dump().items() if v is not None}
         trends_out: list[m.MetricTrend] = []
-        for metric in METRICS:
+        for metric in values:
             base = sum(h[metric] for h in history) / len(history)
             change = (values[metric] - base) / base if base else None
             trends_out.append(
@@ -228,9 +237,10 @@ class _Writer(SlotText):
                 )
             )
         total = sum(values.values())
-        base_total = sum(sum(h.values()) for h in history) / len(history)
+        base_total = sum(h[k] for h in history for k in values) / len(history)
         level = _level(total, base_total)
         areas = [m.Area(kind=c.kind, name=c.name, count=c.count) for c in trends[:3]]
+        git_only = coverage is not None and coverage.git_only
         if quiet:
             talk = len(self.data.activity)
             return m.Summary(
@@ -238,15 +248,16 @@ class _Writer(SlotText):
                 previous_windows=HISTORY,
                 trends=trends_out,
                 dominant_areas=[],
-                text=m.Prose(text=self.t("quiet", talk=talk)),
+                text=m.Prose(text=self.t("quiet_git" if git_only else "quiet", talk=talk)),
             )
-        if coverage is not None and len(coverage.unknown) > 1:
+        if git_only:
             sentences = [self.t("summary_counts_git", merged_prs=stats.merged_prs)]
+        elif coverage is not None:
+            sentences = [self.t("summary_counts_mixed", **values)]
         else:
             sentences = [self.t("summary_counts", **values)]
         if base_total:
-            known = [x for x in trends_out if coverage is None or x.metric not in coverage.unknown]
-            shown = sorted(known, key=lambda x: -abs(x.value - x.baseline))[:2]
+            shown = sorted(trends_out, key=lambda x: -abs(x.value - x.baseline))[:2]
             detail = self.join(
                 [
                     self.t(
@@ -330,15 +341,23 @@ class _Writer(SlotText):
         change; not how the matcher found the items. With the number it cites."""
         title, matches = track.title, track.matches
         if not matches:
-            return self.t("topic_empty", title=title), []
+            empty = "topic_empty_git" if self.facts.git_only else "topic_empty"
+            return self.t(empty, title=title), []
         data = self.data
         picked = [data.items[x.number] for x in matches]
         prs = [i for i in picked if i.kind == "pr"]
         issues = [i for i in picked if i.kind == "issue"]
         merged = [i for i in prs if data.in_window(i.merged_at)]
+        # What the sources cannot know is not counted: a git clone knows only the merges, and
+        # beside API data, not when its PRs were opened.
+        key = "topic_analysis"
+        if self.facts.git_only:
+            key = "topic_analysis_git"
+        elif self.facts.unknown:
+            key = "topic_analysis_mixed"
         parts = [
             self.t(
-                "topic_analysis",
+                key,
                 title=title,
                 total=len(picked),
                 merged=len(merged),
@@ -498,6 +517,8 @@ class _Writer(SlotText):
         items = self.data.items.values()
         logins = {i.author for i in items if not is_git_name(i.author_type)}
         git_names = {i.author for i in items if is_git_name(i.author_type)} - logins
+        # With nothing from the API, the people are the merged PRs' authors, no one else known.
+        act_text = "act_text_git" if self.facts.git_only else "act_text"
         return m.Activity(
             top_authors=[
                 m.Count(login=k, count=v, git_name=k in git_names) for k, v in facts.top_authors
@@ -510,7 +531,8 @@ class _Writer(SlotText):
             ],
             review_latency_hours_median=facts.review_latency_hours_median,
             review_latency_sample=facts.review_latency_sample,
-            text=self.prose(("activity",), self.t("act_text", people=self.facts.participants)),
+            authors_by=facts.authors_by,
+            text=self.prose(("activity",), self.t(act_text, people=self.facts.participants)),
         )
 
     def watch(self) -> list[m.WatchItem]:

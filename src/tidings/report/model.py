@@ -20,6 +20,7 @@ from pydantic import (
 )
 
 from tidings.config import Lang
+from tidings.facts.activity import AuthorsBy
 from tidings.facts.activity_data import ItemState
 from tidings.facts.trends import AreaKind
 from tidings.facts.watchlist import WatchReason
@@ -76,11 +77,14 @@ class ItemRef(_Model):
 
 
 class Stats(_Model):
-    new_issues: int
-    closed_issues: int
-    new_prs: int
-    merged_prs: int
-    closed_unmerged_prs: int
+    """The window's headline counts; null: the sources cannot know it (a git clone knows
+    merges, not when a PR was opened, nor anything of issues), never 0."""
+
+    new_issues: int | None
+    closed_issues: int | None
+    new_prs: int | None
+    merged_prs: int  # always known: every source records merges
+    closed_unmerged_prs: int | None
 
 
 class WindowInfo(_Model):
@@ -208,6 +212,9 @@ class DailyCoverage(_Model):
 
 class Activity(_Model):
     top_authors: list[Count]
+    # What `top_authors` counts: issues and PRs opened in the window, or, where the sources
+    # cannot know who opened what (a git clone), PRs merged in it.
+    authors_by: AuthorsBy = "opened"
     top_reviewers: list[Count]
     top_commenters: list[Count]
     first_time_contributors: list[FirstTimer]
@@ -223,11 +230,13 @@ class WatchItem(_Model):
 
 
 class Appendix(_Model):
-    new_issues: list[ItemRef]
-    closed_issues: list[ItemRef]
-    new_prs: list[ItemRef]
+    """The items behind each headline count; null where the count is (unknown), never []."""
+
+    new_issues: list[ItemRef] | None
+    closed_issues: list[ItemRef] | None
+    new_prs: list[ItemRef] | None
     merged_prs: list[ItemRef]
-    closed_unmerged_prs: list[ItemRef]
+    closed_unmerged_prs: list[ItemRef] | None
 
 
 class LLMRun(_Model):
@@ -261,7 +270,7 @@ class Provenance(_Model):
     generated_at: datetime
     data_as_of: datetime | None  # newest updated_at of anything in the store for this repo
     window_utc: str
-    list_counts: dict[str, int]
+    list_counts: dict[str, int | None]  # null: unknown, as in `stats`
     writer: Literal["rules", "llm", "mixed"] = "rules"
     llm: LLMRun | None = None
 

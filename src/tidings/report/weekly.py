@@ -891,7 +891,8 @@ class _Writer(SlotText):
                 for m in track.matches[:TRACK_ITEMS]
             ]
             if not track.matches:
-                text = self.t("track_empty", title=track.title)
+                empty = "track_empty" if self.facts.others_known else "track_empty_git"
+                text = self.t(empty, title=track.title)
             else:
                 parts = [
                     self.t(
@@ -912,7 +913,7 @@ class _Writer(SlotText):
                 w.TrackSection(
                     title=track.title,
                     merged_prs=len(merged),
-                    other_items=others,
+                    other_items=others if self.facts.others_known else None,
                     items=items,
                     text=self.prose(("track", track.title), text, cited),
                 )

@@ -201,7 +201,9 @@ class TrackSection(_Model):
 
     title: str
     merged_prs: int  # merged PRs of the week in the track
-    other_items: int  # other PRs and issues of the week's data in it (opened, closed, active)
+    # Other PRs and issues of the week's data in it (opened, closed, active); null: unknown,
+    # the store holding only a git clone's merged PRs.
+    other_items: int | None
     items: list[TrackItem]  # merged PRs first, most important first (up to 8)
     text: Prose
 

@@ -87,7 +87,7 @@ class Row:
     title: str
     href: str
     langs: list[tuple[str, str, str]]  # (language name, href, code)
-    stats: dict[str, int] | None  # a daily report's numbers
+    stats: dict[str, int | None] | None  # a daily report's numbers (None: unknown)
     merged: int | None  # a weekly report's merged PRs
 
 
@@ -447,11 +447,11 @@ class SiteBuilder:
         if isinstance(report, DailyReport):
             appendix = report.appendix
             refs = [
-                *appendix.new_issues,
-                *appendix.closed_issues,
-                *appendix.new_prs,
+                *(appendix.new_issues or ()),
+                *(appendix.closed_issues or ()),
+                *(appendix.new_prs or ()),
                 *appendix.merged_prs,
-                *appendix.closed_unmerged_prs,
+                *(appendix.closed_unmerged_prs or ()),
             ]
             labels = labels_of(ref.labels for ref in refs)
             topics = sorted({track.title for track in report.topics})
@@ -720,9 +720,9 @@ class SiteBuilder:
             points.append(
                 charts.DayCounts(
                     day.isoformat(),
-                    stats["new_issues"] + stats["new_prs"],
+                    _total(stats, "new_issues", "new_prs"),
                     stats["merged_prs"],
-                    stats["closed_issues"] + stats["closed_unmerged_prs"],
+                    _total(stats, "closed_issues", "closed_unmerged_prs"),
                 )
             )
             for label, count in found.merged_labels:
@@ -1058,3 +1058,10 @@ def build_site(
                 raise
     result.warnings = warnings
     return result
+
+
+def _total(stats: dict[str, int | None], *keys: str) -> int | None:
+    """The sum of some of a day's counts; None when any is unknown (a git-only store's new
+    and closed items), so the chart leaves a gap rather than plotting a zero."""
+    values = [stats[k] for k in keys]
+    return None if any(v is None for v in values) else sum(v for v in values if v is not None)

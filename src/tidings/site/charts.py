@@ -27,7 +27,8 @@ SERIES = ("s-new", "s-merged", "s-closed")
 @dataclass(frozen=True)
 class DayCounts:
     day: str  # YYYY-MM-DD
-    new: int | None  # None: no report for that day (a gap, not a zero)
+    # None: no report for that day, or a count its sources cannot know (a gap, not a zero)
+    new: int | None
     merged: int | None
     closed: int | None
 
@@ -50,7 +51,7 @@ def trim_leading_gaps(days: Sequence[DayCounts]) -> list[DayCounts]:
     """The days from the first one with a report: a chart of a young project does not open
     on weeks of nothing."""
     for k, d in enumerate(days):
-        if d.new is not None:
+        if (d.new, d.merged, d.closed) != (None, None, None):
             return list(days[k:])
     return []
 

@@ -33,6 +33,8 @@ if TYPE_CHECKING:
     from tidings.facts.risk import RiskTagName
 
 Pairs = tuple[tuple[str, int], ...]
+# A daily report's counts; None: the sources cannot know it (report/model.py Stats).
+StatPairs = tuple[tuple[str, int | None], ...]
 KINDS = ("daily", "weekly")
 
 
@@ -81,7 +83,7 @@ class Summary:
     summary: str  # the opening paragraph: a feed entry's summary
     end: datetime  # when the window ended: a feed entry's time
     timezone: str
-    stats: Pairs | None = None  # a daily report's counts, in the model's order
+    stats: StatPairs | None = None  # a daily report's counts, in the model's order
     merged_labels: Pairs = ()  # a daily report's merged PRs' labels, counted
     merged: int | None = None  # a weekly report's merged PRs
     risk_tags: tuple[tuple[RiskTagName, int], ...] = ()  # a weekly's, most common first
@@ -92,7 +94,7 @@ class Summary:
         return owner, name
 
     @property
-    def stats_dict(self) -> dict[str, int] | None:
+    def stats_dict(self) -> dict[str, int | None] | None:
         return dict(self.stats) if self.stats is not None else None
 
     def to_json(self) -> dict[str, Any]:
@@ -130,6 +132,9 @@ class Summary:
         def pairs(value: Any) -> Pairs:
             return tuple((str(k), int(v)) for k, v in value)
 
+        def counts(value: Any) -> StatPairs:
+            return tuple((str(k), None if v is None else int(v)) for k, v in value)
+
         lang = data["lang"]
         period = str(data["period"])
         risk_tags = pairs(data["risk_tags"])
@@ -156,7 +161,7 @@ class Summary:
             summary=str(data["summary"]),
             end=datetime.fromisoformat(data["end"]),
             timezone=str(data["timezone"]),
-            stats=pairs(data["stats"]) if data["stats"] is not None else None,
+            stats=counts(data["stats"]) if data["stats"] is not None else None,
             merged_labels=pairs(data["merged_labels"]),
             merged=int(data["merged"]) if data["merged"] is not None else None,
             risk_tags=risk_tags,  # type: ignore[arg-type]  # names checked above

@@ -320,8 +320,9 @@ def commit_records(commit: GitCommit) -> tuple[ItemRecord, list[PRFileRecord]] |
         author_type=GIT_AUTHOR,
         state="closed",
         draft=False,
-        # A clone does not know when the PR was opened; the author date is the closest it has.
-        created_at=min(commit.authored_at, commit.committed_at),
+        # A clone does not know when the PR was opened (a commit's dates are not it): unknown,
+        # until a GitHub sync fills it in.
+        created_at=None,
         updated_at=commit.committed_at,
         closed_at=commit.committed_at,
         merged_at=commit.committed_at,

@@ -53,7 +53,7 @@ if TYPE_CHECKING:
 MIGRATIONS = Path(__file__).parent / "migrations"
 # The newest revision in migrations/versions: a store already there is opened without loading
 # Alembic. A new migration changes it (tests/store/test_store.py checks it is Alembic's head).
-HEAD = "0006"
+HEAD = "0007"
 VERSION_TABLE = "alembic_version"
 # Tables every tidings store has had since revision 0001: with a revision we know, they mark
 # the database as ours; with one we do not know, as a store from a newer tidings.

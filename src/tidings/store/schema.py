@@ -71,7 +71,9 @@ items = Table(
     Column("draft", Boolean),
     Column("locked", Boolean, nullable=False, default=False),
     Column("labels", JSONType, nullable=False),
-    Column("created_at", UTCDateTime, nullable=False),
+    # NULL: when the item was opened is unknown (a PR read from a git clone, which records only
+    # its merge); a GitHub sync fills it in (migration 0007).
+    Column("created_at", UTCDateTime),
     Column("updated_at", UTCDateTime, nullable=False),
     Column("closed_at", UTCDateTime),
     Column("merged_at", UTCDateTime),

@@ -47,6 +47,11 @@ TEXT: dict[Lang, dict[str, str]] = {
         "role_bot": "机器人",
         "ghost": "已删除用户",
         "quiet": "本窗口较为平静：没有新增、关闭或合并的 Issue 与 PR（窗口内评论与审查 {talk} 条）。",
+        "quiet_git": "本窗口没有合并的 PR。数据只来自本地 git 克隆，新开与关闭的 Issue、PR 无从得知。",
+        "summary_counts_mixed": (
+            "本窗口新增 Issue {new_issues} 个、关闭 {closed_issues} 个，合并 PR {merged_prs} 个、"
+            "关闭未合并 {closed_unmerged_prs} 个；部分合并 PR 只来自 git 克隆，新开 PR 数无从得知。"
+        ),
         "summary_counts": (
             "本窗口新增 Issue {new_issues} 个、关闭 {closed_issues} 个，新增 PR {new_prs} 个、"
             "合并 {merged_prs} 个、关闭未合并 {closed_unmerged_prs} 个。"
@@ -67,14 +72,25 @@ TEXT: dict[Lang, dict[str, str]] = {
         "area_path": "目录 {name}（{count}）",
         "list_sep": "、",
         "topic_empty": "本窗口没有与 {title} 相关的条目。",
+        "topic_empty_git": "本窗口没有与 {title} 相关的合并 PR（数据只来自 git 克隆，其他 Issue 与 PR 无从得知）。",
         "topic_analysis": (
             "本窗口与 {title} 相关的条目 {total} 个：合并 PR {merged} 个、新开 PR {opened_prs} 个，"
             "新开 Issue {opened_issues} 个、关闭 {closed_issues} 个。"
+        ),
+        "topic_analysis_mixed": (
+            "本窗口与 {title} 相关的条目 {total} 个：合并 PR {merged} 个，"
+            "新开 Issue {opened_issues} 个、关闭 {closed_issues} 个；部分 PR 只来自 git 克隆，新开 PR 数无从得知。"
+        ),
+        "topic_analysis_git": (
+            "本窗口与 {title} 相关的合并 PR {merged} 个（数据只来自 git 克隆，新开与关闭的 Issue、PR 无从得知）。"
         ),
         "topic_top": "其中最重要的合并是 #{n}。",
         "topic_watch": "另有 {n} 个相关的开放 Issue 列入关注（见“值得关注的问题”）。",
         "summary_counts_git": "本窗口合并 {merged_prs} 个 PR（来自本地 git 克隆；新开与关闭的 Issue、PR 数 git 无从得知）。",
         "coverage_git_only": "本窗口的 {git} 个合并 PR 只来自本地 git 克隆：git 只记录合并，新开的 PR、Issue、关闭未合并的 PR、评论与审查都需要 GitHub API（运行 `tidings sync {repo}`），因此这些数字标为“—”；作者显示为 git 记录的姓名，而非 GitHub 账号。",
+        "coverage_git_none": "数据只来自本地 git 克隆：git 只记录合并，新开的 PR、Issue、关闭未合并的 PR、评论与审查都需要 GitHub API（运行 `tidings sync {repo}`），因此这些数字标为“—”。",
+        "appendix_unknown": "数据只来自 git 克隆，无从得知",
+        "appendix_partial": "总数无从得知：以下只是已知的条目，只来自 git 克隆的 PR 何时新开不得而知。",
         "coverage_mixed": "本窗口有 {git} 个合并 PR 只来自本地 git 克隆：它们何时开启未知，不计入新 PR，也没有评论与审查记录。",
         "unknown_count": "—",
         "act_needs_api": "需要 GitHub API（git 克隆不含审查与评论）",
@@ -126,6 +142,7 @@ TEXT: dict[Lang, dict[str, str]] = {
         "change_nobody": "PR 描述未说明改动内容；改动集中在 {dirs}。",
         "changes_empty": "本窗口没有合并的 PR。",
         "act_authors": "最活跃的作者（新开 Issue/PR）：{list}",
+        "act_authors_merged": "最活跃的作者（合并 PR；git 克隆不知道 PR 何时新开）：{list}",
         "act_reviewers": "最活跃的审查者：{list}",
         "act_commenters": "最活跃的评论者：{list}",
         "act_first": "首次贡献者：{list}",
@@ -134,6 +151,7 @@ TEXT: dict[Lang, dict[str, str]] = {
         "act_count": "{who}（{n}）",
         "act_none": "无",
         "act_text": "本窗口共有 {people} 位人类参与者（作者、评论者与审查者），机器人活动不计入排名。",
+        "act_text_git": "本窗口合并的 PR 来自 {people} 位人类作者；git 克隆不含评论与审查，其他参与者无从得知。机器人活动不计入排名。",
         "watch_crash": "标题提及崩溃",
         "watch_regression": "疑似回归",
         "watch_unanswered": "互动较多（本窗口 {n} 条评论，{r} 个表情）但尚无维护者回复",
@@ -195,6 +213,15 @@ TEXT: dict[Lang, dict[str, str]] = {
             "A quiet window: no issues or PRs were opened, closed or merged "
             "(comments and reviews in the window: {talk})."
         ),
+        "quiet_git": (
+            "No PR was merged in the window. The data comes only from a local git clone, so "
+            "which issues and PRs were opened or closed is unknown."
+        ),
+        "summary_counts_mixed": (
+            "Issues: {new_issues} new, {closed_issues} closed. Pull requests: {merged_prs} "
+            "merged, {closed_unmerged_prs} closed without merging; how many were opened is "
+            "unknown, since some merged PRs come only from a git clone."
+        ),
         "summary_counts": (
             "Issues: {new_issues} new, {closed_issues} closed. Pull requests: {new_prs} new, "
             "{merged_prs} merged, {closed_unmerged_prs} closed without merging."
@@ -215,14 +242,30 @@ TEXT: dict[Lang, dict[str, str]] = {
         "area_path": "directory {name} ({count})",
         "list_sep": ", ",
         "topic_empty": "No items related to {title} in this window.",
+        "topic_empty_git": (
+            "No merged PR related to {title} in this window (the data comes only from a git "
+            "clone, so other issues and PRs are unknown)."
+        ),
         "topic_analysis": (
             "Items related to {title}: {total}. Merged PRs: {merged}, opened PRs: {opened_prs}; "
             "opened issues: {opened_issues}, closed issues: {closed_issues}."
+        ),
+        "topic_analysis_mixed": (
+            "Items related to {title}: {total}. Merged PRs: {merged}; opened issues: "
+            "{opened_issues}, closed issues: {closed_issues}. How many PRs were opened is "
+            "unknown, since some come only from a git clone."
+        ),
+        "topic_analysis_git": (
+            "Merged PRs related to {title}: {merged} (the data comes only from a git clone, so "
+            "which issues and PRs were opened or closed is unknown)."
         ),
         "topic_top": "The most important merge is #{n}.",
         "topic_watch": "Related open issues on the watch list: {n} (see “Worth watching”).",
         "summary_counts_git": "Merged PRs: {merged_prs} (from a local git clone, which cannot tell how many issues and PRs were opened or closed).",
         "coverage_git_only": "The window's {git} merged PRs come only from a local git clone: git records merges, while opened PRs and issues, PRs closed without merging, comments and reviews need the GitHub API (run `tidings sync {repo}`), so those counts show as “—”; authors are git names, not GitHub logins.",
+        "coverage_git_none": "The data comes only from a local git clone: git records merges, while opened PRs and issues, PRs closed without merging, comments and reviews need the GitHub API (run `tidings sync {repo}`), so those counts show as “—”.",
+        "appendix_unknown": "unknown: the data comes only from a git clone",
+        "appendix_partial": "The total is unknown: these are the known ones; when the PRs read only from a git clone were opened is unknown.",
         "coverage_mixed": "{git} of the window's merged PRs come only from a local git clone: when they were opened is unknown, so they are not counted as new, and they have no comments or reviews.",
         "unknown_count": "—",
         "act_needs_api": "needs the GitHub API (a git clone has no reviews or comments)",
@@ -282,6 +325,10 @@ TEXT: dict[Lang, dict[str, str]] = {
         "change_nobody": "The PR description does not say what changed; the change is in {dirs}.",
         "changes_empty": "No PRs were merged in this window.",
         "act_authors": "Most active authors (new issues and PRs): {list}",
+        "act_authors_merged": (
+            "Most active authors (merged PRs; a git clone does not know when a PR was "
+            "opened): {list}"
+        ),
         "act_reviewers": "Most active reviewers: {list}",
         "act_commenters": "Most active commenters: {list}",
         "act_first": "First-time contributors: {list}",
@@ -295,6 +342,11 @@ TEXT: dict[Lang, dict[str, str]] = {
         "act_text": (
             "People taking part in the window (authors, commenters and reviewers): {people}. "
             "Bots are left out of the rankings."
+        ),
+        "act_text_git": (
+            "Human authors of the window's merged PRs: {people}. A git clone holds no comments "
+            "or reviews, so anyone else who took part is unknown. Bots are left out of the "
+            "rankings."
         ),
         "watch_crash": "the title reports a crash",
         "watch_regression": "a possible regression",

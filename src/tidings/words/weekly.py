@@ -86,6 +86,7 @@ TEXT: dict[Lang, dict[str, str]] = {
         "track_text": "本周与 {title} 相关的合并 PR {merged} 个{others}。",
         "track_others": "，另有 {n} 个相关的 Issue 或未合并 PR 有动态",
         "track_empty": "本周没有与 {title} 相关的条目。",
+        "track_empty_git": "本周没有与 {title} 相关的合并 PR（数据只来自 git 克隆，其他 Issue 与 PR 无从得知）。",
         "track_main": "其中最重要的是 #{n}（{kind}）。",
         "track_matched": "匹配：{reasons}",
         "reason_label": "标签 {v}",
@@ -273,6 +274,10 @@ TEXT: dict[Lang, dict[str, str]] = {
         "track_text": "Merged PRs related to {title} this week: {merged}{others}.",
         "track_others": "; other related issues or unmerged PRs with activity: {n}",
         "track_empty": "No items related to {title} this week.",
+        "track_empty_git": (
+            "No merged PR related to {title} this week (the data comes only from a git clone, "
+            "so other issues and PRs are unknown)."
+        ),
         "track_main": "The most important is #{n} ({kind}).",
         "track_matched": "matched by {reasons}",
         "reason_label": "label {v}",
