@@ -28,9 +28,9 @@ SCHEMA_VERSION = 1
 
 Level = Literal["quiet", "low", "normal", "high", "very_high"]  # the window against its history
 Role = Literal["maintainer", "contributor", "user", "bot"]
-# Where a role came from (facts/roles.py): the account type, the config's lists, a listed team,
-# a merged PR, or GitHub's author_association.
-RoleSource = Literal["account", "config", "team", "merged", "association"]
+# Where a role came from (facts/roles.py): the account type, the config's lists, an automation
+# name (tidings.bots), a listed team, a merged PR, or GitHub's author_association.
+RoleSource = Literal["account", "config", "name", "team", "merged", "association"]
 
 
 class _Model(BaseModel):

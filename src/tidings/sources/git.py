@@ -10,7 +10,8 @@ added lines and net those the PR only moved against the removed ones.
 
 What a clone cannot tell: the PR's author login (git records a name and an email, not a
 GitHub login), labels, comments, reviews, and when the PR was opened. PRs from git are stored
-with `source = "git"`, `author_type = "GitAuthor"` (the name is not a login), state closed and
+with `source = "git"`, `author_type = "GitAuthor"` (the name is not a login; "GitBot" when the
+author's email is an automation address, tidings.bots), state closed and
 merged at the commit time. An API sync later replaces the item with GitHub's richer copy and
 keeps the clone's hunks; a git sync never overwrites an item the API wrote, it only adds the
 hunks to its files (or its files, when the API gave none). This module reads the clone and
@@ -29,6 +30,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
+from tidings.bots import GIT_BOT, is_bot_email
 from tidings.errors import SourceError
 from tidings.progress import Progress
 from tidings.records import GIT_AUTHOR, ItemRecord, PRFileRecord
@@ -317,7 +319,9 @@ def commit_records(commit: GitCommit) -> tuple[ItemRecord, list[PRFileRecord]] |
         title=title or commit.subject,
         body=body or None,
         author=commit.author_name or None,
-        author_type=GIT_AUTHOR,
+        # The email is read here and not stored: an address only automation uses marks the
+        # name a bot's (tidings.bots), whatever the name says.
+        author_type=GIT_BOT if is_bot_email(commit.author_email) else GIT_AUTHOR,
         state="closed",
         draft=False,
         # A clone does not know when the PR was opened; the author date is the closest it has.
