@@ -511,6 +511,8 @@ class _Writer(SlotText):
             review_latency_hours_median=facts.review_latency_hours_median,
             review_latency_sample=facts.review_latency_sample,
             text=self.prose(("activity",), self.t("act_text", people=self.facts.participants)),
+            first_timers_known=facts.first_timers_known,
+            first_timers_by_merge=facts.first_timers_by_merge,
         )
 
     def watch(self) -> list[m.WatchItem]:

@@ -37,6 +37,7 @@ from tidings.records import GIT_AUTHOR, ItemRecord, PRFileRecord
 from tidings.sources.hunks import bound
 from tidings.store import Store
 from tidings.store.git import write_git_prs
+from tidings.store.history import write_git_root
 from tidings.store.limits import TIME_RANGE
 from tidings.store.rows import record_problem
 
@@ -354,6 +355,9 @@ class GitSyncReport:
     api_items_kept: int = 0  # PRs the API already holds: only their hunks were added
     pr_files: int = 0
     head: str | None = None
+    # The parentless commit read, when the log reached one: the repository's first commit,
+    # unless the clone is shallow (store/history.py).
+    root: str | None = None
     incremental: bool = False
     elapsed: float = 0.0
     notes: list[str] = field(default_factory=list)
@@ -450,13 +454,22 @@ def _sync_git(
             "check out the branch PRs merge into; for a project that rebase-merges, sync from "
             "GitHub instead: tidings sync OWNER/REPO with a token",
         )
+    reached_start = report.root is not None and not _shallow(path)
     with store.begin() as conn:
-        store.set_cursor(conn, store.repo_id(conn, full_name, create=True) or 0, STREAM, head)
+        target = store.repo_id(conn, full_name, create=True) or 0
+        store.set_cursor(conn, target, STREAM, head)
+        if reached_start and report.root is not None:
+            write_git_root(store, conn, target, report.root)
     report.head = head
     report.path = str(path)
     report.incremental = incremental
     report.elapsed = time.monotonic() - started
     return report
+
+
+def _shallow(path: Path) -> bool:
+    """A shallow clone prints its oldest commit with no parents, as if it were the first."""
+    return _git(path, "rev-parse", "--is-shallow-repository") == "true"
 
 
 def _read(handle: IO[bytes], size: int = 1 << 16) -> Iterator[bytes]:
@@ -470,8 +483,12 @@ def ingest(
     commits: Iterable[GitCommit],
     head: str | None,
     progress: Progress | None = None,
+    *,
+    shallow: bool = False,
 ) -> GitSyncReport:
-    """Write the PRs among `commits` (any order); set the git cursor to `head` at the end.
+    """Write the PRs among `commits` (any order); set the git cursor to `head` at the end,
+    and, when they reached a parentless commit of a history that is not `shallow`, record it
+    as the repository's first (store/history.py).
 
     Each batch commits on its own and every write is an idempotent upsert, so an interrupted
     run leaves a consistent store and re-running it gives the same result.
@@ -495,6 +512,8 @@ def ingest(
     tick("git commits", 0, None)
     for commit in commits:
         report.commits += 1
+        if not commit.parents:
+            report.root = commit.sha
         records = commit_records(commit)
         if records is None:
             report.skipped += 1
@@ -518,6 +537,8 @@ def ingest(
         target = repo_id()
         with store.begin() as conn:
             store.set_cursor(conn, target, STREAM, head)
+            if report.root is not None and not shallow:
+                write_git_root(store, conn, target, report.root)
     tick("git commits", report.commits, report.commits)
     report.elapsed = time.monotonic() - started
     return report
