@@ -130,8 +130,10 @@ def test_a_shallow_clone_with_people_merging_says_unknown(clone: Clone, tmp_path
         check=True,
         capture_output=True,
     )
-    store = _synced(shallow, tmp_path / "shallow.db")
+    store = Store.open(f"sqlite:///{tmp_path / 'shallow.db'}")
     try:
+        sync = sync_git(store, REPO.name, shallow)
+        assert sync.root is None and any("shallow clone" in note for note in sync.notes)
         assert _root(store) is None
         reports = {lang: build_daily(store, REPO, DAY, lang, now=NOW) for lang in ("zh", "en")}
         with FakeOpenAI() as llm:

@@ -355,8 +355,8 @@ class GitSyncReport:
     api_items_kept: int = 0  # PRs the API already holds: only their hunks were added
     pr_files: int = 0
     head: str | None = None
-    # The parentless commit read, when the log reached one: the repository's first commit,
-    # unless the clone is shallow (store/history.py).
+    # The repository's first commit, when the log reached it (store/history.py); None for a
+    # shallow clone, whose oldest commit git prints without parents too.
     root: str | None = None
     incremental: bool = False
     elapsed: float = 0.0
@@ -454,11 +454,18 @@ def _sync_git(
             "check out the branch PRs merge into; for a project that rebase-merges, sync from "
             "GitHub instead: tidings sync OWNER/REPO with a token",
         )
-    reached_start = report.root is not None and not _shallow(path)
+    if report.root is not None and _shallow(path):
+        # Its oldest commit only looks like the first: nothing tells a first merge.
+        report.root = None
+        report.notes.append(
+            "shallow clone: its history does not reach the repository's first commit, so "
+            "reports cannot tell first-time contributors (git fetch --unshallow, then sync "
+            "into a new store)"
+        )
     with store.begin() as conn:
         target = store.repo_id(conn, full_name, create=True) or 0
         store.set_cursor(conn, target, STREAM, head)
-        if reached_start and report.root is not None:
+        if report.root is not None:
             write_git_root(store, conn, target, report.root)
     report.head = head
     report.path = str(path)
