@@ -24,7 +24,7 @@ from tests.factories import Records, seed
 from tidings.config import RepoConfig
 from tidings.facts.daily import DayFacts, load_day
 from tidings.facts.stats import people
-from tidings.facts.weekly import WeekFacts, load_week, themes
+from tidings.facts.weekly import WeekFacts, churn_trends, load_week, themes
 from tidings.facts.windows import daily_window, weekly_window
 from tidings.records import GIT_AUTHOR
 from tidings.store import Store
@@ -117,3 +117,6 @@ def test_bots_are_bots_in_stats_and_the_weekly(facts: tuple[DayFacts, Any]) -> N
     assert week.bots == frozenset({1, 4})
     in_themes = {n for t in themes(week) for n in t.members}
     assert in_themes == {2, 3}
+    # Hot directories: 10 lines in each of #2 and #3; the bots' 20 lines are left out.
+    [docs] = churn_trends(week, files=False)
+    assert (docs.name, docs.value, docs.prs) == ("docs/source", 20, 2)
