@@ -26,7 +26,7 @@ CONFIG = """
 name = "acme/widgets"
 timezone = "Asia/Shanghai"
 cutoff = "11:31"
-bots = ["release-robot"]
+bots = ["release-helper"]
 """
 
 
@@ -62,7 +62,7 @@ def db(tmp_path: Path, rec: Records) -> str:
             rec.repo(),
             rec.issue(1, INSIDE, labels=["bug"]),
             rec.pr(2, "2026-02-20T00:00:00Z", merged_at=INSIDE, labels=["rocm"]),
-            rec.pr(3, INSIDE, author="release-robot"),
+            rec.pr(3, INSIDE, author="release-helper"),
             rec.file(2, "vllm/platforms/rocm.py", 7, 3),
             rec.comment(1, INSIDE, author="bob"),
             rec.review(2, INSIDE, author="carol"),
@@ -135,7 +135,7 @@ def test_stats_json(run: Runner, db: str) -> None:
     assert data["items"]["merged_prs"] == [2]
     assert data["merged_by_label"] == [{"label": "rocm", "count": 1}]
     assert data["top_directories"][0]["path"] == "vllm/platforms"
-    # release-robot is a bot by configuration.
+    # release-helper is a bot by configuration.
     assert {c["login"] for c in data["contributors"]} == {"alice", "bob", "carol"}
     assert data["reviewers"] == [
         {"login": "carol", "total": 1, "states": {"APPROVED": 1}, "prs": [2]}

@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 
 from tidings.config import parse_config
-from tidings.facts.actors import is_bot_author
 from tidings.facts.generated import is_bot_pr, is_generated
 from tidings.facts.reverts import is_revert, reverted_number
 from tidings.facts.trends import is_generic, topic_tags
@@ -34,21 +33,11 @@ def test_generated_and_vendored_paths(path: str, generated: bool) -> None:
     assert is_generated(path, REPO) is generated
 
 
-def test_bots_by_account_config_and_git_name() -> None:
-    assert is_bot_author("dependabot[bot]", "Bot", REPO.bots)
-    assert is_bot_author("helper-account", "User", REPO.bots)
-    assert is_bot_author("vllm-ascend-ci", "GitAuthor", REPO.bots)
-    assert is_bot_author("github-actions", None, REPO.bots, git=True)
-    # A GitHub login shaped like automation is a person unless GitHub or the config says so.
-    assert not is_bot_author("vllm-ascend-ci", "User", REPO.bots)
-    assert not is_bot_author("Feng Liu", "GitAuthor", REPO.bots)
-
-
 def test_a_bots_pr_is_out_of_the_work_unless_it_is_a_revert() -> None:
-    assert is_bot_pr("dependabot[bot]", "Bot", "Bump torch", None, REPO)
-    assert not is_bot_pr("dependabot[bot]", "Bot", 'Revert "Bump torch"', None, REPO)
-    assert is_bot_pr("vllm-ascend-ci", None, "Sync docs", None, REPO, git=True)
-    assert not is_bot_pr("Feng Liu", None, "Sync docs", None, REPO, git=True)
+    assert is_bot_pr("dependabot[bot]", "Bot", "Bump torch", None, REPO.bots)
+    assert not is_bot_pr("dependabot[bot]", "Bot", 'Revert "Bump torch"', None, REPO.bots)
+    assert is_bot_pr("vllm-ascend-ci", "GitAuthor", "Sync docs", None, REPO.bots)
+    assert not is_bot_pr("Feng Liu", "GitAuthor", "Sync docs", None, REPO.bots)
 
 
 def test_topic_tags_drop_series_branches_and_versions() -> None:

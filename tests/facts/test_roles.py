@@ -54,6 +54,8 @@ def test_each_source_in_order_of_precedence() -> None:
     # Bots are bots whatever the lists say.
     assert roles.of("dependabot[bot]", "Bot", "MEMBER") == RoleOf("bot", "account")
     assert roles.of("helper-robot", "User", "MEMBER") == RoleOf("bot", "config")
+    # An automation name is a bot with no config, whatever the association (tidings.bots).
+    assert roles.of("vllm-ascend-ci", "User", "MEMBER") == RoleOf("bot", "name")
 
 
 def test_without_config_or_data_the_association_decides_as_before() -> None:

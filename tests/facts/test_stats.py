@@ -134,7 +134,7 @@ def test_people_humans_only_and_ghosts(store: Store, rec: Records) -> None:
             rec.issue(1, INSIDE, author="alice"),
             rec.issue(2, INSIDE, author=None, author_type=None),  # deleted account
             rec.pr(3, INSIDE, author="dependabot[bot]", author_type="Bot"),
-            rec.pr(4, INSIDE, author="release-robot"),  # a bot only by configuration
+            rec.pr(4, INSIDE, author="release-helper"),  # a bot only by configuration
             rec.pr(5, BEFORE, author="bob", merged_at=INSIDE),  # created before: not credited
             rec.comment(1, INSIDE, author="bob"),
             rec.comment(1, INSIDE, author=None, author_type=None),
@@ -150,7 +150,7 @@ def test_people_humans_only_and_ghosts(store: Store, rec: Records) -> None:
             rec.review_comment(5, INSIDE, author="carol"),
         ],
     )
-    s = _stats(store, bots=("Release-Robot",))
+    s = _stats(store, bots=("Release-Helper",))
     assert s.counts.new_issues == 2  # the ghost's issue still counts
     assert s.counts.new_prs == 2
     people = {c.login: c for c in s.contributors}
@@ -174,7 +174,7 @@ def test_people_humans_only_and_ghosts(store: Store, rec: Records) -> None:
     assert "dave" not in reviewers
     assert {b.login for b in s.bots} == {
         "dependabot[bot]",
-        "release-robot",
+        "release-helper",
         "github-actions[bot]",
         "copilot-pull-request-reviewer",
     }

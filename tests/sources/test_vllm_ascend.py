@@ -8,7 +8,7 @@ oracle reads the records with json and zoneinfo only, not through tidings.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -237,6 +237,76 @@ def test_weekly_reports_for_w32_w33(week_reports, records, week: int, lang: str)
     report_checks.check_structure(
         text, repo=REPO, numbers={r["pr_number"] for r in records if r["pr_number"]}, logins=set()
     )
+
+
+def _first_merges(records: list[dict[str, Any]], day: str) -> list[tuple[str, int]]:
+    """(author, PR) of the authors whose first merged PR in the whole history is on `day`
+    (Shanghai): the records' oracle, names compared without case."""
+    prs = [r for r in records if r["pr_number"] is not None]
+    first: dict[str, dict[str, Any]] = {}
+    for r in sorted(prs, key=lambda r: datetime.fromisoformat(r["committed_at"])):
+        first.setdefault(r["author"].lower(), r)
+    on_day = [
+        (r["author"], r["pr_number"])
+        for r in first.values()
+        if datetime.fromisoformat(r["committed_at"]).astimezone(TZ).date().isoformat() == day
+    ]
+    return sorted(on_day, key=lambda kv: kv[1])
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_git_only_daily_names_the_first_merges_of_the_day(
+    ascend, repo_config, records, lang: str
+) -> None:
+    """2026-08-05: #13337 is MinjieZhang's only PR, and #13484 Zeyu Yang's first (his next,
+    #13692, is a week later): both first merges, which the report used to call "none"."""
+    from tidings.render.markdown import render_daily_markdown
+    from tidings.report.daily import build_daily
+
+    want = [("MinjieZhang", 13337), ("Zeyu Yang", 13484)]
+    assert _first_merges(records, "2026-08-05") == want
+    store, _ = ascend
+    now = datetime(2026, 8, 24, tzinfo=ZoneInfo("UTC"))
+    report = build_daily(store, repo_config, date(2026, 8, 5), lang, now=now)
+    act = report.activity
+    assert [(f.login, f.item.number) for f in act.first_time_contributors] == want
+    assert all(f.git_name for f in act.first_time_contributors)
+    assert act.first_timers_known and act.first_timers_by_merge
+    line = {
+        "zh": "- 首次贡献者（按首次合并的 PR 计）：MinjieZhang、Zeyu Yang\n",
+        "en": "- First-time contributors (by first merged PR): MinjieZhang, Zeyu Yang\n",
+    }[lang]
+    assert line in render_daily_markdown(report)
+
+
+def test_a_store_whose_history_starts_late_says_first_timers_are_unknown(
+    tmp_path, repo_config, records
+) -> None:
+    """The history from 2026-08-01 on, as a shallow clone gives it: MinjieZhang's and Zeyu
+    Yang's merges are the first this store holds, but it cannot know that they are theirs."""
+    from tidings.render.markdown import render_daily_markdown
+    from tidings.report.daily import build_daily
+
+    late = [r for r in records if r["committed_at"] >= "2026-08-01"]
+    store = Store.open(f"sqlite:///{tmp_path / 'late.db'}")
+    try:
+        ingest(store, REPO, parse_log(render_log(late)), late[0]["sha"], shallow=True)
+        now = datetime(2026, 8, 24, tzinfo=ZoneInfo("UTC"))
+        reports = {
+            lang: build_daily(store, repo_config, date(2026, 8, 5), lang, now=now)
+            for lang in ("zh", "en")
+        }
+    finally:
+        store.close()
+    for lang, line in {
+        "zh": "- 首次贡献者：未知（",
+        "en": "- First-time contributors: unknown (",
+    }.items():
+        act = reports[lang].activity
+        assert act.first_time_contributors == [] and not act.first_timers_known
+        text = render_daily_markdown(reports[lang])
+        assert line in text
+        assert "首次贡献者：无" not in text and "First-time contributors: none" not in text
 
 
 def test_missing_shared_data_skips_with_a_reason_but_fails_under_ci(

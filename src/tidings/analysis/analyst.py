@@ -884,7 +884,10 @@ def _sections(
         "top_authors": dict(act.top_authors),
         "top_reviewers": None if git_only else dict(act.top_reviewers),
         "top_commenters": None if git_only else dict(act.top_commenters),
-        "first_time_contributors": [k for k, _ in act.first_timers],
+        # Null when the sources cannot tell (facts/activity.py), never an empty "none".
+        "first_time_contributors": [k for k, _ in act.first_timers]
+        if act.first_timers_known
+        else None,
         "review_latency_hours_median": act.review_latency_hours_median,
         "review_latency_sample": act.review_latency_sample,
     }

@@ -15,12 +15,14 @@ from typing import Any, Literal
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from tidings.facts.actors import is_git_name
 from tidings.facts.mentions import Mention, mentions
 from tidings.facts.reverts import link, revert_ref, store_lookups
 from tidings.facts.roles import Roles
 from tidings.facts.stats import parent_live
 from tidings.store import schema
 from tidings.store.gaps import read_gaps, unread_diffs
+from tidings.store.history import git_root
 from tidings.store.items import live_rows
 
 # An issue's or PR's state as reports show it: a merged PR is "merged", not "closed".
@@ -120,6 +122,12 @@ class WindowData:
     # Items outside `items` that `mentions` or `reverts` name and the store holds: enough to
     # give their title and state, never counted in the window's figures.
     named: dict[int, Item] = field(default_factory=dict)
+    # Git authors (names, lower case) of PRs merged in the window whose first merged PR in
+    # the store is in the window too; and whether that store's git history reaches the
+    # repository's first commit, without which a first merge cannot be told
+    # (store/history.py).
+    first_merges: frozenset[str] = frozenset()
+    git_history_complete: bool = False
 
     def known(self, number: int) -> Item | None:
         """The item `number` as stored, if the window loaded it (its own or a named one)."""
@@ -246,6 +254,7 @@ def load_window(
             data.closed_by.setdefault(ref.issue_number, []).append(ref.number)
         _load_missing_items(conn, repo_id, data, set(data.closed_by) | set(data.closes))
     _load_named(conn, repo_id, data)
+    _load_first_merges(conn, repo_id, data)
 
     merged = [n for n, i in data.items.items() if i.kind == "pr"]
     files: dict[int, list[File]] = defaultdict(list)
@@ -317,6 +326,40 @@ def _load_missing_items(conn: Connection, repo_id: int, data: WindowData, wanted
         sa.select(it).where(it.c.repo_id == repo_id, ~it.c.deleted, it.c.number.in_(missing))
     ).mappings():
         data.items[row["number"]] = _item(row)
+
+
+def _load_first_merges(conn: Connection, repo_id: int, data: WindowData) -> None:
+    """Which git authors merged their first PR in the window, by the name git records
+    (compared without case, as the weekly's author counts do). Every merged PR in the store
+    counts as an earlier merge, an API copy's login of the same spelling included: a name
+    claimed as new must have no earlier merge under any source."""
+    data.git_history_complete = git_root(conn, repo_id) is not None
+    names = {
+        item.author.lower()
+        for item in data.items.values()
+        if item.author and is_git_name(item.author_type) and data.in_window(item.merged_at)
+    }
+    if not names:
+        return
+    # One row per author spelling (a few thousand in a large repository), folded here: SQL's
+    # lower() leaves non-ASCII letters as they are on SQLite.
+    it = schema.items
+    first: dict[str, datetime] = {}
+    for author, when in conn.execute(
+        sa.select(it.c.author, sa.func.min(it.c.merged_at))
+        .where(
+            it.c.repo_id == repo_id,
+            ~it.c.deleted,
+            it.c.kind == "pr",
+            it.c.merged_at.is_not(None),
+            it.c.author.is_not(None),
+        )
+        .group_by(it.c.author)
+    ):
+        key = author.lower()
+        if key in names and (key not in first or when < first[key]):
+            first[key] = when
+    data.first_merges = frozenset(k for k, when in first.items() if data.in_window(when))
 
 
 def _load_named(conn: Connection, repo_id: int, data: WindowData) -> None:

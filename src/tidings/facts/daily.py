@@ -144,7 +144,7 @@ def day_facts(
         hot=hot_discussions(data, repo.bots),
         scored=score_merged(data, repo),
         topics=[TopicFacts(topic, topic_matches(data, topic)) for topic in repo.topics],
-        clusters=clusters(data),
+        clusters=clusters(data, repo.bots),
         activity=activity_facts(data, repo.bots, by_merged=opened_unknown(unknown)),
         participants=_participants(data, repo.bots),
         watch=watchlist(data, repo.bots),

@@ -14,8 +14,10 @@ automation is still news.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from tidings.config import RepoConfig
-from tidings.facts.actors import is_bot_author
+from tidings.facts.actors import is_bot
 from tidings.facts.reverts import is_revert
 from tidings.globs import any_match
 
@@ -47,9 +49,8 @@ def is_bot_pr(
     author_type: str | None,
     title: str,
     body: str | None,
-    repo: RepoConfig,
-    *,
-    git: bool = False,
+    bots: Iterable[str],
 ) -> bool:
-    """A PR a bot opened that is no revert: out of themes, hot files and the ranking."""
-    return is_bot_author(author, author_type, repo.bots, git=git) and not is_revert(title, body)
+    """A PR a bot opened that is no revert: out of themes, clusters, hot files and the
+    ranking. `bots`: the repository's config."""
+    return is_bot(author, author_type, bots) and not is_revert(title, body)

@@ -60,7 +60,7 @@ def score_merged(data: WindowData, repo: RepoConfig) -> list[Scored]:
             [(f.path, f.additions + f.deletions) for f in files if not is_generated(f.path, repo)]
         )
         revert = is_revert(item.title, item.body)
-        if is_bot_pr(item.author, item.author_type, item.title, item.body, repo):
+        if is_bot_pr(item.author, item.author_type, item.title, item.body, repo.bots):
             scored.append(Scored(number, 0.0, {"bot": 0.0}, dirs))
             continue
         generated = sum(f.additions + f.deletions for f in files if is_generated(f.path, repo))

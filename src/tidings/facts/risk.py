@@ -163,6 +163,9 @@ class MergedPR:
     # The PR this one reverts when only the store could tell (its title or merge commit
     # matched; link_reverts), else None. A number the text names needs no store.
     reverted: int | None = None
+    # GitHub's account type, or the git source's (a git name, or one it marked a bot by its
+    # email): what tidings.bots needs beside the name.
+    author_type: str | None = None
 
     @property
     def additions(self) -> int:
@@ -656,6 +659,7 @@ def load_merged(conn: Connection, repo_id: int, start: datetime, end: datetime) 
             it.c.title,
             it.c.body,
             it.c.author,
+            it.c.author_type,
             it.c.labels,
             it.c.merged_at,
             it.c.source,
@@ -721,6 +725,7 @@ def load_merged(conn: Connection, repo_id: int, start: datetime, end: datetime) 
             title=r.title,
             body=r.body,
             author=r.author,
+            author_type=r.author_type,
             labels=tuple(r.labels or ()),
             merged_at=r.merged_at,
             source=r.source,

@@ -5,8 +5,8 @@ organisation it says CONTRIBUTOR whenever the token cannot see private membershi
 decided by the first of these that speaks (a role carries its source, and the evidence where
 there is one):
 
-1. **bot** — a GitHub App/bot account, or a login the repository's config lists under `bots`
-   (source "account" or "config").
+1. **bot** — a GitHub App/bot account (source "account"), a login the repository's config
+   lists under `bots` ("config"), or a known automation name or shape ("name"): tidings.bots.
 2. **config** — a login in `maintainers` (the repository's or the top-level list): maintainer.
 3. **team** — a member of a team in `maintainer_teams`, as the last sync listed it: maintainer
    (evidence: the team).
@@ -28,13 +28,13 @@ from typing import Literal
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from tidings.bots import bot_source
 from tidings.config import RepoConfig
-from tidings.facts.actors import is_bot
 from tidings.store import schema
 from tidings.store.teams import read_teams
 
 Role = Literal["maintainer", "contributor", "user", "bot"]
-RoleSource = Literal["account", "config", "team", "merged", "association"]
+RoleSource = Literal["account", "config", "name", "team", "merged", "association"]
 
 MAINTAINER_ASSOCIATIONS = frozenset({"OWNER", "MEMBER", "COLLABORATOR"})
 FIRST_TIMER_ASSOCIATIONS = frozenset({"FIRST_TIME_CONTRIBUTOR", "FIRST_TIMER"})
@@ -57,10 +57,9 @@ class Roles:
     bots: tuple[str, ...] = ()
 
     def of(self, login: str | None, author_type: str | None, association: str | None) -> RoleOf:
-        if is_bot(login, author_type, ()):
-            return RoleOf("bot", "account")
-        if is_bot(login, author_type, self.bots):
-            return RoleOf("bot", "config")
+        bot = bot_source(login, author_type, self.bots)
+        if bot is not None:
+            return RoleOf("bot", bot)
         key = login.lower() if login else None
         if key is not None:
             if key in self.maintainers:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
 from tidings.facts.activity_data import WindowData
+from tidings.facts.generated import is_bot_pr
 
 TITLE_TAG = re.compile(r"\[([^\[\]]{1,40})\]")
 # Labels that describe process rather than subject say nothing about what the day was about.
@@ -78,10 +80,15 @@ def topic_tags(title: str) -> list[str]:
     return [t for t in title_tags(title) if is_topic_tag(t)]
 
 
-def clusters(data: WindowData, *, min_size: int = 2, limit: int = 8) -> list[ClusterFact]:
-    """Groups of at least `min_size` items created, closed or merged in the window."""
+def clusters(
+    data: WindowData, bots: Iterable[str] = (), *, min_size: int = 2, limit: int = 8
+) -> list[ClusterFact]:
+    """Groups of at least `min_size` items created, closed or merged in the window. PRs by
+    bots (tidings.bots, with the repository's `bots`) are in none, reverts excepted, as they
+    are in no weekly theme: a translation sync says nothing about where people worked."""
     members: dict[tuple[AreaKind, str], set[int]] = defaultdict(set)
     names: dict[tuple[AreaKind, str], str] = {}
+    bots = tuple(bots)
     for number in data.active:
         item = data.items[number]
         if not (
@@ -89,6 +96,9 @@ def clusters(data: WindowData, *, min_size: int = 2, limit: int = 8) -> list[Clu
             or data.in_window(item.closed_at)
             or data.in_window(item.merged_at)
         ):
+            continue
+        by_bot = is_bot_pr(item.author, item.author_type, item.title, item.body, bots)
+        if item.kind == "pr" and by_bot:
             continue
         for label in item.labels:
             if label.lower() not in PROCESS_LABELS:

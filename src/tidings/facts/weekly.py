@@ -271,7 +271,7 @@ def previous_risk_counts(facts: WeekFacts) -> Counter[RiskTagName]:
 
 
 def _bot_pr(pr: MergedPR, repo: RepoConfig) -> bool:
-    return is_bot_pr(pr.author, None, pr.title, pr.body, repo, git=pr.source == "git")
+    return is_bot_pr(pr.author, pr.author_type, pr.title, pr.body, repo.bots)
 
 
 def _by_bot(pr: MergedPR, facts: WeekFacts) -> bool:

@@ -533,6 +533,8 @@ class _Writer(SlotText):
             review_latency_sample=facts.review_latency_sample,
             authors_by=facts.authors_by,
             text=self.prose(("activity",), self.t(act_text, people=self.facts.participants)),
+            first_timers_known=facts.first_timers_known,
+            first_timers_by_merge=facts.first_timers_by_merge,
         )
 
     def watch(self) -> list[m.WatchItem]:

@@ -29,9 +29,9 @@ SCHEMA_VERSION = 1
 
 Level = Literal["quiet", "low", "normal", "high", "very_high"]  # the window against its history
 Role = Literal["maintainer", "contributor", "user", "bot"]
-# Where a role came from (facts/roles.py): the account type, the config's lists, a listed team,
-# a merged PR, or GitHub's author_association.
-RoleSource = Literal["account", "config", "team", "merged", "association"]
+# Where a role came from (facts/roles.py): the account type, the config's lists, an automation
+# name (tidings.bots), a listed team, a merged PR, or GitHub's author_association.
+RoleSource = Literal["account", "config", "name", "team", "merged", "association"]
 
 
 class _Model(BaseModel):
@@ -221,6 +221,20 @@ class Activity(_Model):
     review_latency_hours_median: float | None
     review_latency_sample: int
     text: Prose
+    # False: whether the window's merges from a git clone were anyone's first cannot be told
+    # (the stored history does not reach the repository's first commit): "unknown", never
+    # "none". The list then holds only those GitHub marked as first-timers.
+    first_timers_known: bool = True
+    # PRs from a git clone are among the window's merges: for them "first-time" means the
+    # author's first merged PR (a clone knows no PR's opening).
+    first_timers_by_merge: bool = False
+
+    @property
+    def first_timers_key(self) -> str:
+        """The words (words/daily.py) that introduce the first-time contributors."""
+        if not self.first_timers_known:
+            return "act_first_partial" if self.first_time_contributors else "act_first_unknown"
+        return "act_first_merge" if self.first_timers_by_merge else "act_first"
 
 
 class WatchItem(_Model):

@@ -295,8 +295,7 @@ class _Writer(SlotText):
                 url=url,
                 state="merged",
                 author=None if git else pr.author,
-                author_is_bot=not git
-                and is_bot(pr.author, self._author_type(number), self.repo.bots),
+                author_is_bot=is_bot(pr.author, pr.author_type, self.repo.bots),
                 labels=list(pr.labels),
                 author_name=pr.author if git else None,
             )
@@ -420,10 +419,6 @@ class _Writer(SlotText):
         if words and sum(x in known for x in words) * 3 >= len(words) * 2:
             return ""
         return excerpt(body, QUOTE_CHARS_LATIN_ZH, title=title)
-
-    def _author_type(self, number: int) -> str | None:
-        item = self.facts.data.items.get(number)
-        return item.author_type if item is not None else None
 
     def weekly_pr(self, number: int) -> w.WeeklyPR:
         pr = self.prs[number]

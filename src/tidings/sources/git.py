@@ -10,7 +10,8 @@ added lines and net those the PR only moved against the removed ones.
 
 What a clone cannot tell: the PR's author login (git records a name and an email, not a
 GitHub login), labels, comments, reviews, and when the PR was opened. PRs from git are stored
-with `source = "git"`, `author_type = "GitAuthor"` (the name is not a login), state closed and
+with `source = "git"`, `author_type = "GitAuthor"` (the name is not a login; "GitBot" when the
+author's email is an automation address, tidings.bots), state closed and
 merged at the commit time. An API sync later replaces the item with GitHub's richer copy and
 keeps the clone's hunks; a git sync never overwrites an item the API wrote, it only adds the
 hunks to its files (or its files, when the API gave none). This module reads the clone and
@@ -29,12 +30,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
+from tidings.bots import GIT_BOT, is_bot_email
 from tidings.errors import SourceError
 from tidings.progress import Progress
 from tidings.records import GIT_AUTHOR, ItemRecord, PRFileRecord
 from tidings.sources.hunks import bound
 from tidings.store import Store
 from tidings.store.git import write_git_prs
+from tidings.store.history import write_git_root
 from tidings.store.limits import TIME_RANGE
 from tidings.store.rows import record_problem
 
@@ -317,7 +320,9 @@ def commit_records(commit: GitCommit) -> tuple[ItemRecord, list[PRFileRecord]] |
         title=title or commit.subject,
         body=body or None,
         author=commit.author_name or None,
-        author_type=GIT_AUTHOR,
+        # The email is read here and not stored: an address only automation uses marks the
+        # name a bot's (tidings.bots), whatever the name says.
+        author_type=GIT_BOT if is_bot_email(commit.author_email) else GIT_AUTHOR,
         state="closed",
         draft=False,
         # A clone does not know when the PR was opened (a commit's dates are not it): unknown,
@@ -351,6 +356,9 @@ class GitSyncReport:
     api_items_kept: int = 0  # PRs the API already holds: only their hunks were added
     pr_files: int = 0
     head: str | None = None
+    # The repository's first commit, when the log reached it (store/history.py); None for a
+    # shallow clone, whose oldest commit git prints without parents too.
+    root: str | None = None
     incremental: bool = False
     elapsed: float = 0.0
     notes: list[str] = field(default_factory=list)
@@ -447,13 +455,29 @@ def _sync_git(
             "check out the branch PRs merge into; for a project that rebase-merges, sync from "
             "GitHub instead: tidings sync OWNER/REPO with a token",
         )
+    if report.root is not None and _shallow(path):
+        # Its oldest commit only looks like the first: nothing tells a first merge.
+        report.root = None
+        report.notes.append(
+            "shallow clone: its history does not reach the repository's first commit, so "
+            "reports cannot tell first-time contributors (git fetch --unshallow, then sync "
+            "into a new store)"
+        )
     with store.begin() as conn:
-        store.set_cursor(conn, store.repo_id(conn, full_name, create=True) or 0, STREAM, head)
+        target = store.repo_id(conn, full_name, create=True) or 0
+        store.set_cursor(conn, target, STREAM, head)
+        if report.root is not None:
+            write_git_root(store, conn, target, report.root)
     report.head = head
     report.path = str(path)
     report.incremental = incremental
     report.elapsed = time.monotonic() - started
     return report
+
+
+def _shallow(path: Path) -> bool:
+    """A shallow clone prints its oldest commit with no parents, as if it were the first."""
+    return _git(path, "rev-parse", "--is-shallow-repository") == "true"
 
 
 def _read(handle: IO[bytes], size: int = 1 << 16) -> Iterator[bytes]:
@@ -467,8 +491,12 @@ def ingest(
     commits: Iterable[GitCommit],
     head: str | None,
     progress: Progress | None = None,
+    *,
+    shallow: bool = False,
 ) -> GitSyncReport:
-    """Write the PRs among `commits` (any order); set the git cursor to `head` at the end.
+    """Write the PRs among `commits` (any order); set the git cursor to `head` at the end,
+    and, when they reached a parentless commit of a history that is not `shallow`, record it
+    as the repository's first (store/history.py).
 
     Each batch commits on its own and every write is an idempotent upsert, so an interrupted
     run leaves a consistent store and re-running it gives the same result.
@@ -492,6 +520,8 @@ def ingest(
     tick("git commits", 0, None)
     for commit in commits:
         report.commits += 1
+        if not commit.parents:
+            report.root = commit.sha
         records = commit_records(commit)
         if records is None:
             report.skipped += 1
@@ -515,6 +545,8 @@ def ingest(
         target = repo_id()
         with store.begin() as conn:
             store.set_cursor(conn, target, STREAM, head)
+            if report.root is not None and not shallow:
+                write_git_root(store, conn, target, report.root)
     tick("git commits", report.commits, report.commits)
     report.elapsed = time.monotonic() - started
     return report

@@ -59,7 +59,7 @@ def config_text(repos: list[str], timezone: str, cutoff: str, language: Lang) ->
             f'cutoff = "{cutoff}"   # a day\'s window closes at this local time (HH:MM)',
             f'language = "{language}"   # zh or en: the reports\' language',
             '# core_paths = ["src/core/**"]   # changes here rank higher among key changes',
-            '# bots = ["release-robot"]   # bots besides *[bot] accounts and GitHub Apps',
+            '# bots = ["release-helper"]   # bots besides [bot]/App accounts and automation names',
             '# maintainers = ["login"]   # maintainers whatever GitHub\'s association says',
             "",
         ]

@@ -146,6 +146,13 @@ TEXT: dict[Lang, dict[str, str]] = {
         "act_reviewers": "最活跃的审查者：{list}",
         "act_commenters": "最活跃的评论者：{list}",
         "act_first": "首次贡献者：{list}",
+        "act_first_merge": "首次贡献者（按首次合并的 PR 计）：{list}",
+        "act_first_unknown": (
+            "首次贡献者：未知（存储的 git 历史没有追溯到仓库的第一个提交，无法判断哪次合并是作者的首次合并）"
+        ),
+        "act_first_partial": (
+            "首次贡献者：{list}（仅 GitHub 标注的；来自 git 的合并是否为首次合并未知，存储的历史没有追溯到仓库起点）"
+        ),
         "act_latency": "审查延迟：本窗口合并的 {n} 个 PR 从创建到首次审查的中位时间为 {hours} 小时。",
         "act_latency_none": "审查延迟：本窗口合并的 PR 中没有记录到他人审查。",
         "act_count": "{who}（{n}）",
@@ -332,6 +339,16 @@ TEXT: dict[Lang, dict[str, str]] = {
         "act_reviewers": "Most active reviewers: {list}",
         "act_commenters": "Most active commenters: {list}",
         "act_first": "First-time contributors: {list}",
+        "act_first_merge": "First-time contributors (by first merged PR): {list}",
+        "act_first_unknown": (
+            "First-time contributors: unknown (the stored git history does not reach the "
+            "repository's first commit, so no merge can be told to be its author's first)"
+        ),
+        "act_first_partial": (
+            "First-time contributors: {list} (those GitHub marks; whether the merges read from "
+            "git were first merges is unknown: the stored history does not reach the "
+            "repository's start)"
+        ),
         "act_latency": (
             "Review latency: median {hours} h from opening to first review, over the PRs "
             "merged in this window (sample: {n})."
