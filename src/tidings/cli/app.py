@@ -175,10 +175,12 @@ LangOpt = Annotated[
     typer.Option("--lang", help="zh or en (default: the repository's `language` in the config)."),
 ]
 FormatOpt = Annotated[
-    str,
+    str | None,
     typer.Option(
         "--format",
-        help="md (Markdown), json (the report model, docs/report.md) or pdf (needs --out).",
+        help="md (Markdown), json (the report model, docs/report.md) or pdf (needs --out); "
+        "default: --out's extension when it is one of these, else md.",
+        show_default=False,
     ),
 ]
 OutOpt = Annotated[Path | None, typer.Option("--out", help="Write to this file instead of stdout.")]
