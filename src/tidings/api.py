@@ -832,7 +832,7 @@ def build_demo(
         settings = load(CONFIG_PATH).repo(REPO)
         langs: tuple[Lang, ...] = ("zh", "en")
         # The sample ends mid-day and mid-week: its reports are built as they are, no coverage
-        # check (the README beside the sample says what the data holds).
+        # check; the last day's and week's headers say they are partial (window.data_until).
         jobs = [(day, lang) for day in days for lang in langs]
         for done, (day, lang) in enumerate(jobs, start=1):
             _saved(result, save_report(daily(opened, settings, day, lang), folder, if_changed=True))

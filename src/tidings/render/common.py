@@ -20,13 +20,16 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
+from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel
 
 from tidings.config import Lang
+from tidings.facts.windows import utc_offset
 from tidings.names import OWNER_PATTERN, profile_path
 from tidings.report import model as m
 from tidings.report import weekly_model as w
+from tidings.words.daily import t as daily_t
 from tidings.words.weekly import tag_name, theme_name_zh
 
 # Evidence entries shown per risk tag (the JSON keeps them all, up to five).
@@ -241,6 +244,22 @@ def score_parts(wr: Writer, parts: Mapping[str, float]) -> str:
 
 
 # -- the daily report ------------------------------------------------------------------------
+
+
+def partial_window(report: m.DailyReport | w.WeeklyReport) -> str | None:
+    """The header's warning for a partial window (the data stops before the window ends),
+    with both times in the window's timezone; None for a whole window. Plain text: dates
+    and words only, nothing from the data."""
+    win = report.window
+    if win.data_until is None:
+        return None
+    tz = ZoneInfo(win.timezone)
+
+    def local(moment: datetime) -> str:
+        at = moment.astimezone(tz)
+        return f"{at:%Y-%m-%d %H:%M} ({utc_offset(at)})"
+
+    return daily_t(report.lang, "partial_window", until=local(win.data_until), end=local(win.end))
 
 
 def stat_cells(report: m.DailyReport) -> list[tuple[str, int | None]]:

@@ -395,6 +395,7 @@ def render_daily_html(
         first_timers=first_timers,
         stats=c.stat_cells(report),
         needs_api=c.needs_api(report),
+        partial=c.partial_window(report),
         footer_line=c.daily_footer(wr, report),
         footer_llm=c.llm_footer(wr, report.provenance.llm),
     )
@@ -503,6 +504,7 @@ def render_weekly_html(
         r=report,
         **page_context(lang, title, report.summary.text, chrome, canonical),
         sections=weekly_sections(report),
+        partial=c.partial_window(report),
         tr=words.tr,
         wtr=wtr,
         wtrm=wtrm,

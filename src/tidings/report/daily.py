@@ -14,7 +14,8 @@ from tidings._version import __version__
 from tidings.config import Lang, RepoConfig
 from tidings.facts.activity_data import Item
 from tidings.facts.actors import is_git_name
-from tidings.facts.coverage import git_prs, has_api_items
+from tidings.facts.coverage import coverage as store_coverage
+from tidings.facts.coverage import data_stops_inside, git_prs, has_api_items
 from tidings.facts.daily import HISTORY, METRICS, DayFacts, TopicFacts, load_day
 from tidings.facts.discussions import Discussion, Participant
 from tidings.facts.evidence import PREvidence, window_evidence
@@ -57,6 +58,7 @@ def build_daily(
         repo_id = store.require_repo(conn, repo.name)
         facts = load_day(conn, repo_id, repo, window)
         api_data = has_api_items(conn, repo_id)
+        until = data_stops_inside(window, store_coverage(conn, repo_id))
         if analysis is not None and not facts.quiet:
             # Risk tags with their code, added lines and review threads: only a model reads them.
             prs = [n for n, item in facts.data.items.items() if item.kind == "pr"]
@@ -81,7 +83,11 @@ def build_daily(
         date=day.isoformat(),
         lang=lang,
         window=m.WindowInfo(
-            start=window.start, end=window.end, timezone=repo.timezone, display=window.display()
+            start=window.start,
+            end=window.end,
+            timezone=repo.timezone,
+            display=window.display(),
+            data_until=until,
         ),
         stats=stats,
         coverage=coverage,

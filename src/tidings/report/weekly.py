@@ -22,7 +22,7 @@ from tidings._version import __version__
 from tidings.config import Lang, RepoConfig
 from tidings.facts import risk
 from tidings.facts.actors import is_bot
-from tidings.facts.coverage import has_api_items
+from tidings.facts.coverage import coverage, data_stops_inside, has_api_items
 from tidings.facts.daily import DayFacts, load_day
 from tidings.facts.evidence import PREvidence, window_evidence
 from tidings.facts.importance import top_dirs
@@ -116,12 +116,14 @@ def build_weekly(
         repo_id = store.require_repo(conn, repo.name)
         facts = load_week(conn, repo_id, repo, window)
         api_data = has_api_items(conn, repo_id)
+        until = data_stops_inside(window, coverage(conn, repo_id))
         if analysis is not None:
             days = _daily_facts(conn, repo_id, repo, year, week)
             day_evidence, week_input = _model_input(conn, repo_id, repo, facts, days)
     if analysis is not None:
         texts = analysis.analyse_week(days, day_evidence, week_input, lang)
     report = _Writer(repo, lang, facts, web_url, api_data, texts).report(now or now_utc())
+    report.window.data_until = until
     if texts is not None:
         record_llm(report, texts)
     return report

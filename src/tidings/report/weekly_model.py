@@ -52,6 +52,9 @@ class WeekWindow(_Model):
     end: datetime  # UTC, exclusive
     timezone: str
     display: str  # "2026-08-10 00:00 (UTC+8) ~ 2026-08-17 00:00 (UTC+8)"
+    # UTC; only for a partial week: where the store's data stops, before `end` (as the
+    # daily report's WindowInfo.data_until).
+    data_until: datetime | None = Field(default=None, exclude_if=lambda v: v is None)
 
 
 class Coverage(_Model):
