@@ -94,9 +94,7 @@ def test_a_partial_day_and_week_are_marked_in_json_markdown_and_html(
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_a_whole_day_and_week_carry_no_mark(
-    store: Store, settings: RepoConfig, lang: str
-) -> None:
+def test_a_whole_day_and_week_carry_no_mark(store: Store, settings: RepoConfig, lang: str) -> None:
     for report in [_daily(store, settings, "2026-03-12", lang), _weekly(store, settings, 10, lang)]:
         assert "data_until" not in json.loads(render_report(report, "json"))["window"]
         assert "⚠️" not in render_markdown(report).split("##", 1)[0]

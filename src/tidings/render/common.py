@@ -20,15 +20,14 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
-from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel
 
 from tidings.config import Lang
-from tidings.facts.windows import utc_offset
 from tidings.names import OWNER_PATTERN, profile_path
 from tidings.report import model as m
 from tidings.report import weekly_model as w
+from tidings.report.provenance import local_time
 from tidings.words.daily import t as daily_t
 from tidings.words.weekly import tag_name, theme_name_zh
 
@@ -253,13 +252,8 @@ def partial_window(report: m.DailyReport | w.WeeklyReport) -> str | None:
     win = report.window
     if win.data_until is None:
         return None
-    tz = ZoneInfo(win.timezone)
-
-    def local(moment: datetime) -> str:
-        at = moment.astimezone(tz)
-        return f"{at:%Y-%m-%d %H:%M} ({utc_offset(at)})"
-
-    return daily_t(report.lang, "partial_window", until=local(win.data_until), end=local(win.end))
+    until, end = local_time(win.data_until, win.timezone), local_time(win.end, win.timezone)
+    return daily_t(report.lang, "partial_window", until=until, end=end)
 
 
 def stat_cells(report: m.DailyReport) -> list[tuple[str, int | None]]:
