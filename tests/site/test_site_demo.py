@@ -208,7 +208,8 @@ def test_report_page_has_the_sites_links_and_downloads(
             assert response.ok and response.body() == file.read_bytes()
         # Every item is linked to GitHub: each #N in the appendix is a link to that number.
         rows = visit.page.eval_on_selector_all(
-            "#appendix td:first-child a", "els => els.map(e => [e.textContent, e.href])"
+            "section:has(> h2#appendix) td:first-child a",
+            "els => els.map(e => [e.textContent, e.href])",
         )
         assert rows
         for text, href in rows:
@@ -537,7 +538,7 @@ def test_reader_walks_home_project_month_day_week_and_next_day(
         assert _h1(visit) == "RapidInfer development report - 2026-03-11"
         assert visit.page.locator("a[rel=prev]").get_attribute("href") == f"{DAY}.en.html"
         # A heading's permalink is a link to its own section.
-        anchor = visit.page.locator("#appendix > h2 a.anchor")
+        anchor = visit.page.locator("h2#appendix a.anchor")
         assert anchor.get_attribute("href") == "#appendix"
         assert visit.problems == []
     finally:
