@@ -562,20 +562,33 @@ def _results(visit: Visit) -> list[str]:
 
 
 @pytest.mark.parametrize(
-    ("query", "day", "lang", "filter_name"),
-    [("恢复正常", "2026-03-12", "zh", "中文"), ("MI355X", "2026-03-13", "en", "English")],
+    ("query", "day", "week", "lang", "filter_name"),
+    [
+        ("恢复正常", "2026-03-12", None, "zh", "中文"),
+        # #4303's title: opened that day, and in the week's AMD/ROCm track (named by its tag)
+        ("MI355X", "2026-03-13", "2026-W11", "en", "English"),
+    ],
 )
 def test_search_finds_the_report_in_chinese_and_english(
-    browser: object, base_url: str, site: Path, query: str, day: str, lang: str, filter_name: str
+    browser: object,
+    base_url: str,
+    site: Path,
+    query: str,
+    day: str,
+    week: str | None,
+    lang: str,
+    filter_name: str,
 ) -> None:
-    # The word is in those days' reports only (a comment quoted in both languages;
+    # The word is in those reports only (a comment quoted in both languages, a title;
     # Pagefind segments Chinese words in the Chinese pages' index only).
     holding = sorted(
         p.relative_to(site).as_posix().removesuffix(".json") + ".html"
         for p in site.glob(f"{REPO_DIR}/*/*.json")
         if query in p.read_text("utf-8")
     )
-    assert holding == [f"{REPO_DIR}/daily/{day}.en.html", f"{REPO_DIR}/daily/{day}.zh.html"]
+    days = [f"{REPO_DIR}/daily/{day}.{x}.html" for x in ("en", "zh")]
+    weeks = [f"{REPO_DIR}/weekly/{week}.{x}.html" for x in ("en", "zh")] if week else []
+    assert holding == [*days, *weeks]
     visit = Visit(browser)
     try:
         found = _search(visit, base_url, query)
@@ -583,12 +596,12 @@ def test_search_finds_the_report_in_chinese_and_english(
         assert f"{REPO_DIR}/daily/{day}.{lang}.html" in found and set(found) <= set(holding)
         if lang == "en":
             assert sorted(found) == holding
-        # Filtered by language: the one report.
+        # Filtered by language: the reports in that language.
         visit.page.locator("summary", has_text="Language").click()
         visit.page.locator("label", has_text=filter_name).click()
         visit.page.wait_for_timeout(500)
         visit.page.wait_for_load_state("networkidle")
-        assert _results(visit) == [f"{REPO_DIR}/daily/{day}.{lang}.html"]
+        assert sorted(_results(visit)) == [p for p in holding if p.endswith(f".{lang}.html")]
         assert visit.problems == []
         ARTIFACTS.mkdir(exist_ok=True)
         visit.page.screenshot(path=str(ARTIFACTS / f"search-{lang}.png"))

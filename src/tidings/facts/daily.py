@@ -35,7 +35,8 @@ HISTORY = 7  # previous windows a day is compared with
 
 @dataclass(frozen=True)
 class TopicFacts:
-    """A configured topic track and the window's items that match it, newest first."""
+    """A configured topic track and the window's items that match it, most relevant first
+    (facts/topics.py)."""
 
     topic: TopicConfig
     matches: list[TopicMatch]
@@ -126,6 +127,8 @@ def day_facts(
     as_of: datetime | None,
 ) -> DayFacts:
     """Derive a window's rankings from its rows: a pure function, each ranking made once."""
+    scored = score_merged(data, repo)
+    importance = [s.number for s in scored]
     return DayFacts(
         repo=repo,
         window=window,
@@ -133,8 +136,8 @@ def day_facts(
         lists=lists,
         history=history,
         hot=hot_discussions(data, repo.bots),
-        scored=score_merged(data, repo),
-        topics=[TopicFacts(topic, topic_matches(data, topic)) for topic in repo.topics],
+        scored=scored,
+        topics=[TopicFacts(topic, topic_matches(data, topic, importance)) for topic in repo.topics],
         clusters=clusters(data),
         activity=activity_facts(data, repo.bots),
         participants=_participants(data, repo.bots),

@@ -20,6 +20,7 @@ from tidings.facts.daily import HISTORY, METRICS, DayFacts, TopicFacts, load_day
 from tidings.facts.discussions import Discussion, Participant
 from tidings.facts.evidence import PREvidence, window_evidence
 from tidings.facts.prose import cut
+from tidings.facts.topics import SWEPT
 from tidings.facts.windows import daily_window
 from tidings.records import now_utc
 from tidings.report import model as m
@@ -355,8 +356,13 @@ class _Writer(SlotText):
                 ),
             )
         ]
-        ranked = [s.number for s in self.facts.scored]
-        top = next((n for n in ranked if any(i.number == n for i in merged)), None)
+        # The track's lead: its most relevant merged PR, the most important among equals
+        # (the matches' order); never one that only sweeps through the topic's paths.
+        merged_numbers = {i.number for i in merged}
+        top = next(
+            (x.number for x in matches if x.number in merged_numbers and x.relevance > SWEPT),
+            None,
+        )
         if top is not None:
             parts.append(self.t("topic_top", n=top))
         open_crash = [

@@ -30,6 +30,7 @@ from tidings.facts.reverts import is_revert
 from tidings.facts.review_figures import ThreadFigures
 from tidings.facts.risk import MergedPR, risk_score
 from tidings.facts.roles import load_roles
+from tidings.facts.topics import SWEPT
 from tidings.facts.trends import topic_tags
 from tidings.facts.weekly import (
     TRACK_ITEMS,
@@ -892,6 +893,9 @@ class _Writer(SlotText):
                 )
                 for m in track.matches[:TRACK_ITEMS]
             ]
+            # The track's lead: its most relevant merged PR, the most important among equals;
+            # never one that only sweeps through the topic's paths (facts/topics.py).
+            lead = next((x for x in merged if x.relevance > SWEPT), None)
             if not track.matches:
                 text = self.t("track_empty", title=track.title)
             else:
@@ -903,13 +907,13 @@ class _Writer(SlotText):
                         others=self.t("track_others", n=others) if others else "",
                     )
                 ]
-                if merged:
-                    top = self.prs[merged[0].number]
+                if lead is not None:
+                    top = self.prs[lead.number]
                     parts.append(
                         self.t("track_main", n=top.number, kind=self.t(f"kind_{self.kind(top)}"))
                     )
                 text = self.sentences(parts)
-            cited = [merged[0].number] if merged else []
+            cited = [lead.number] if lead is not None else []
             out.append(
                 w.TrackSection(
                     title=track.title,
@@ -917,6 +921,7 @@ class _Writer(SlotText):
                     other_items=others,
                     items=items,
                     text=self.prose(("track", track.title), text, cited),
+                    unlisted=len(track.matches) - len(items),
                 )
             )
         return out

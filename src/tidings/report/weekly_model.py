@@ -205,8 +205,11 @@ class TrackSection(_Model):
     title: str
     merged_prs: int  # merged PRs of the week in the track
     other_items: int  # other PRs and issues of the week's data in it (opened, closed, active)
-    items: list[TrackItem]  # merged PRs first, most important first (up to 8)
+    # Most relevant first (facts/topics.py), merged PRs first within a relevance, then by
+    # importance; up to 8: `unlisted` says how many more matched (the list says "… and N more").
+    items: list[TrackItem]
     text: Prose
+    unlisted: int = Field(default=0, exclude_if=lambda v: v == 0)
 
 
 class MergedGroup(_Model):
