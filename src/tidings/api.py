@@ -850,6 +850,7 @@ class DemoResult:
     reports: list[Path] = field(default_factory=list)  # every report's JSON, written or kept
     site: BuildResult | None = None
     site_error: TidingsError | None = None  # the site failed after the reports were written
+    pdfs_skipped: int = 0  # no font on the machine covers their language (a warning said so)
 
     @property
     def sample(self) -> Path:
@@ -893,7 +894,7 @@ def build_demo(
         settings = load(CONFIG_PATH).repo(REPO)
         langs: tuple[Lang, ...] = ("zh", "en")
         # The sample ends mid-day and mid-week: its reports are built as they are, no coverage
-        # check (the README beside the sample says what the data holds).
+        # check; the last day's and week's headers say they are partial (window.data_until).
         jobs = [(day, lang) for day in days for lang in langs]
         for done, (day, lang) in enumerate(jobs, start=1):
             _saved(result, save_report(daily(opened, settings, day, lang), folder, if_changed=True))
@@ -907,6 +908,10 @@ def build_demo(
     if pdf:  # each report's PDF beside it, as `run` makes them; the site copies them
         # Only the PDFs missing or stale are made: a second demo on the same data writes nothing.
         result.files += make_pdfs(result.reports, progress)
+        from tidings.render.fonts import missing_fonts
+
+        # PERIOD.LANG.json: the reports make_pdfs left without a PDF (and warned about)
+        result.pdfs_skipped = sum(1 for p in result.reports if missing_fonts(p.suffixes[-2][1:]))
     if site:
         chrome = SiteConfig(title="tidings demo")
         try:

@@ -31,6 +31,11 @@ from tidings.words import weekly as weekly_words
 NOW = datetime(2026, 3, 20, tzinfo=UTC)
 
 
+def _section(doc: Any, anchor: str) -> Any:
+    """The <section> whose heading carries `anchor` (ids are on headings, for Pagefind)."""
+    return doc.get_element_by_id(anchor).getparent()
+
+
 @pytest.fixture(scope="module")
 def demo_weeks(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[int, str], WeeklyReport]:
     store = Store.open(f"sqlite:///{tmp_path_factory.mktemp('parity') / 'demo.db'}")
@@ -68,7 +73,7 @@ def test_weekly_html_shows_the_topic_tracks(weeks: dict[str, WeeklyReport], lang
     toc = doc.xpath("//nav[contains(@class,'toc')]//a/@href")
     for k, track in enumerate(report.tracks, start=1):
         assert f"#track-{k}" in toc
-        section = doc.get_element_by_id(f"track-{k}")
+        section = _section(doc, f"track-{k}")
         assert track.title in _text(section.find("h2"))
         linked = [a.text for a in section.xpath(".//li/a")]
         assert [f"#{x.item.number}" for x in track.items] == linked
@@ -91,7 +96,7 @@ def test_weekly_html_names_what_a_revert_reverts(weeks: dict[str, WeeklyReport],
     assert observed.reverts and key.reverts and key.reverts.number == 4217
     doc = _doc(render_weekly_html(report))
     for section in ("risks", "key-prs"):
-        node = doc.get_element_by_id(section)
+        node = _section(doc, section)
         lines = [s.getparent() for s in node.xpath(".//strong") if s.text == label]
         assert len(lines) == 1, section
         assert url in lines[0].xpath(".//a/@href"), section
@@ -100,7 +105,7 @@ def test_weekly_html_names_what_a_revert_reverts(weeks: dict[str, WeeklyReport],
         else:  # zh names a PR's title once, at its first mention: #4217 is a highlight
             assert "Fuse RMSNorm" not in _text(lines[0])
     if lang == "zh":
-        highlights = _text(doc.get_element_by_id("highlights"))
+        highlights = _text(_section(doc, "highlights"))
         assert "#4217 Fuse RMSNorm and FP8 quantization" in highlights.replace("[Perf] ", "")
     # The Markdown names it in both places too.
     md = render_weekly_markdown(report)
@@ -113,7 +118,7 @@ def test_weekly_key_prs_show_their_kind_and_score_parts(
 ) -> None:
     report = weeks[lang]
     doc = _doc(render_weekly_html(report))
-    rows = doc.get_element_by_id("key-prs").xpath(".//tbody/tr")
+    rows = _section(doc, "key-prs").xpath(".//tbody/tr")
     assert len(rows) == len(report.key_prs)
     for row, pr in zip(rows, report.key_prs, strict=True):
         text = _text(row)
@@ -128,7 +133,7 @@ def test_weekly_appendix_is_grouped_by_theme_bots_last(
 ) -> None:
     report = weeks[lang]
     doc = _doc(render_weekly_html(report))
-    appendix = doc.get_element_by_id("appendix")
+    appendix = _section(doc, "appendix")
     heads = [_text(th) for th in appendix.xpath(".//tr[@class='group']/th")]
     assert len(heads) == len(report.merged_groups) > 2
     assert heads[-1].startswith(weekly_words.wt(lang, "appendix_bots"))
@@ -163,7 +168,7 @@ def test_weekly_html_trend_rows_match_the_markdown(
 ) -> None:
     report = demo_weeks[(11, lang)]  # week 10 has no previous week: every row is new
     doc = _doc(render_weekly_html(report))
-    items = doc.get_element_by_id("trends").xpath(".//li")
+    items = _section(doc, "trends").xpath(".//li")
     t = report.module_trends
     rows = [(row, True) for row in (*t.labels, *t.title_tags)]
     rows += [(row, False) for row in (*t.directories, *t.hot_files)]
@@ -212,7 +217,7 @@ def test_git_only_daily_html_shows_a_dash_for_what_git_cannot_know(
     # The coverage note, and lists git cannot fill said to need the API, not "none".
     notes = [_text(p) for p in doc.xpath("//p[@class='muted']")]
     assert any(n.startswith("ℹ️") and "GitHub API" in n for n in notes)
-    activity = _text(doc.get_element_by_id("activity"))
+    activity = _text(_section(doc, "activity"))
     assert words["act_needs_api"] in activity and words["act_latency_git"] in activity
     # The Markdown says the same.
     md = render_daily_markdown(report)
@@ -254,7 +259,7 @@ def test_a_key_changes_model_notes_reach_the_page_as_well_as_the_markdown(
     report = report.model_copy(update={"key_changes": [changed, *report.key_changes[1:]]})
     words = daily_words.TEXT[lang]
     label = words["change_note"].split("{text}")[0]
-    changes = _text(_doc(render_daily_html(report)).get_element_by_id("changes"))
+    changes = _text(_section(_doc(render_daily_html(report)), "changes"))
     assert f"{label}The new <cache> path has no test for eviction." in changes
     assert label + "The new \\<cache\\> path" in render_daily_markdown(report)
 
@@ -269,6 +274,6 @@ def test_a_stated_effect_is_quoted_in_the_page_and_the_markdown(
     assert pr.stated_effect is not None and "by 38%" in pr.stated_effect
     label = weekly_words.TEXT[lang]["key_effect"].split("{text}")[0]
     quoted = "swap cuts p99 latency of preempted requests by 38% on long prompts"
-    page = _text(_doc(render_weekly_html(report)).get_element_by_id("key-prs"))
+    page = _text(_section(_doc(render_weekly_html(report)), "key-prs"))
     assert label in page and quoted in page
     assert quoted.replace("swap", "`swap`", 1) in render_weekly_markdown(report)

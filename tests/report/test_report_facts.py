@@ -72,7 +72,9 @@ def test_topic_track_matches_each_kind_of_rule_and_says_why(sqlite_store: Store,
         3: ["keyword:MI300X"],
         4: ["path:widgets/platforms/rocm.py"],
     }
-    assert [x.item.number for x in track.items] == [4, 3, 2, 1]
+    # Most relevant first: named (label, title tag; newest first among them), then a
+    # keyword in the body, then a path alone.
+    assert [x.item.number for x in track.items] == [2, 1, 3, 4]
     # What happened in the track, not how the matcher found it (#12).
     assert track.analysis.text == (
         "Items related to AMD/ROCm: 4. Merged PRs: 0, opened PRs: 2; "

@@ -208,7 +208,8 @@ def test_report_page_has_the_sites_links_and_downloads(
             assert response.ok and response.body() == file.read_bytes()
         # Every item is linked to GitHub: each #N in the appendix is a link to that number.
         rows = visit.page.eval_on_selector_all(
-            "#appendix td:first-child a", "els => els.map(e => [e.textContent, e.href])"
+            "section:has(> h2#appendix) td:first-child a",
+            "els => els.map(e => [e.textContent, e.href])",
         )
         assert rows
         for text, href in rows:
@@ -558,7 +559,7 @@ def test_reader_walks_home_project_month_day_week_and_next_day(
         assert _h1(visit) == "RapidInfer development report - 2026-03-11"
         assert visit.page.locator("a[rel=prev]").get_attribute("href") == f"{DAY}.en.html"
         # A heading's permalink is a link to its own section.
-        anchor = visit.page.locator("#appendix > h2 a.anchor")
+        anchor = visit.page.locator("h2#appendix a.anchor")
         assert anchor.get_attribute("href") == "#appendix"
         assert visit.problems == []
     finally:
@@ -582,20 +583,33 @@ def _results(visit: Visit) -> list[str]:
 
 
 @pytest.mark.parametrize(
-    ("query", "day", "lang", "filter_name"),
-    [("恢复正常", "2026-03-12", "zh", "中文"), ("MI355X", "2026-03-13", "en", "English")],
+    ("query", "day", "week", "lang", "filter_name"),
+    [
+        ("恢复正常", "2026-03-12", None, "zh", "中文"),
+        # #4303's title: opened that day, and in the week's AMD/ROCm track (named by its tag)
+        ("MI355X", "2026-03-13", "2026-W11", "en", "English"),
+    ],
 )
 def test_search_finds_the_report_in_chinese_and_english(
-    browser: object, base_url: str, site: Path, query: str, day: str, lang: str, filter_name: str
+    browser: object,
+    base_url: str,
+    site: Path,
+    query: str,
+    day: str,
+    week: str | None,
+    lang: str,
+    filter_name: str,
 ) -> None:
-    # The word is in those days' reports only (a comment quoted in both languages;
+    # The word is in those reports only (a comment quoted in both languages, a title;
     # Pagefind segments Chinese words in the Chinese pages' index only).
     holding = sorted(
         p.relative_to(site).as_posix().removesuffix(".json") + ".html"
         for p in site.glob(f"{REPO_DIR}/*/*.json")
         if query in p.read_text("utf-8")
     )
-    assert holding == [f"{REPO_DIR}/daily/{day}.en.html", f"{REPO_DIR}/daily/{day}.zh.html"]
+    days = [f"{REPO_DIR}/daily/{day}.{x}.html" for x in ("en", "zh")]
+    weeks = [f"{REPO_DIR}/weekly/{week}.{x}.html" for x in ("en", "zh")] if week else []
+    assert holding == [*days, *weeks]
     visit = Visit(browser)
     try:
         found = _search(visit, base_url, query)
@@ -603,12 +617,12 @@ def test_search_finds_the_report_in_chinese_and_english(
         assert f"{REPO_DIR}/daily/{day}.{lang}.html" in found and set(found) <= set(holding)
         if lang == "en":
             assert sorted(found) == holding
-        # Filtered by language: the one report.
+        # Filtered by language: the reports in that language.
         visit.page.locator("summary", has_text="Language").click()
         visit.page.locator("label", has_text=filter_name).click()
         visit.page.wait_for_timeout(500)
         visit.page.wait_for_load_state("networkidle")
-        assert _results(visit) == [f"{REPO_DIR}/daily/{day}.{lang}.html"]
+        assert sorted(_results(visit)) == [p for p in holding if p.endswith(f".{lang}.html")]
         assert visit.problems == []
         ARTIFACTS.mkdir(exist_ok=True)
         visit.page.screenshot(path=str(ARTIFACTS / f"search-{lang}.png"))

@@ -209,10 +209,12 @@ LangOpt = Annotated[
     ),
 ]
 FormatOpt = Annotated[
-    str,
+    str | None,
     typer.Option(
         "--format",
-        help="md (Markdown), json (the report model, docs/report.md) or pdf (needs --out).",
+        help="md (Markdown), json (the report model, docs/report.md) or pdf (needs --out); "
+        "default: --out's extension when it is one of these, else md.",
+        show_default=False,
         autocompletion=lambda incomplete: complete(REPORT_FORMATS, incomplete),
     ),
 ]

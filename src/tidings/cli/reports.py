@@ -23,6 +23,7 @@ from tidings.cli.app import (
     state,
 )
 from tidings.errors import InvocationError
+from tidings.render.fonts import fonts_error
 from tidings.report_files import FORMATS
 
 if TYPE_CHECKING:
@@ -39,7 +40,7 @@ app.add_typer(report_app, name="report")
 
 
 def _setup(
-    ctx: typer.Context, repo: str | None, lang: str | None, fmt: str, out: Path | None
+    ctx: typer.Context, repo: str | None, lang: str | None, fmt: str | None, out: Path | None
 ) -> tuple[State, RepoConfig, Lang, Format]:
     """What both report commands check before building: (state, repo settings, language,
     format); every usage mistake is found here, before the store is touched."""
@@ -47,12 +48,17 @@ def _setup(
     # Usage mistakes first, before the note on an unconfigured repository.
     if lang is not None and lang not in LANGS:
         raise bad_choice("--lang", lang, LANGS)
+    if fmt is None:  # --out report.pdf asks for a PDF as plainly as --format pdf does
+        suffix = out.suffix.lstrip(".") if out is not None else ""
+        fmt = suffix if suffix in FORMATS else "md"
     if fmt not in FORMATS:
         raise bad_choice("--format", fmt, FORMATS)
     if fmt == "pdf" and out is None:
         raise InvocationError("--format pdf writes a file: give --out", "e.g. --out report.pdf")
     settings = run.repo(repo)
     language = lang or settings.language
+    if fmt == "pdf" and (refusal := fonts_error(language)) is not None:
+        raise refusal  # asked for a PDF: one that shows boxes is no answer (render/fonts.py)
     return run, settings, language, fmt
 
 
@@ -81,7 +87,7 @@ def report_daily(
         ),
     ] = None,
     lang: LangOpt = None,
-    fmt: FormatOpt = "md",
+    fmt: FormatOpt = None,
     out: OutOpt = None,
     llm: LLMOpt = None,
     allow_partial: AllowPartialOpt = False,
@@ -116,7 +122,7 @@ def report_weekly(
         ),
     ] = None,
     lang: LangOpt = None,
-    fmt: FormatOpt = "md",
+    fmt: FormatOpt = None,
     out: OutOpt = None,
     llm: LLMOpt = None,
     allow_partial: AllowPartialOpt = False,
@@ -155,7 +161,7 @@ def demo(
     # The demo keeps its own store in OUT unless --db or TIDINGS_DB names one.
     with console.progress_display() as progress:
         result = api.build_demo(out, store=state(ctx).db, site=site, pdf=pdf, progress=progress)
-    kept = len(result.reports) * (3 if pdf else 2) - len(result.files)
+    kept = len(result.reports) * (3 if pdf else 2) - len(result.files) - result.pdfs_skipped
     same = f"; {kept} already up to date" if kept > 0 else ""
     say(
         f"wrote {len(result.files)} files for {result.repo} ({len(result.days)} days and weeks "

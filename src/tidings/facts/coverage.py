@@ -94,6 +94,16 @@ def uncovered(
     return None
 
 
+def data_stops_inside(window: Window, cov: Coverage) -> datetime | None:
+    """Where the store's data stops when that is before the window's end (a partial window:
+    one that has not ended, or that no sync has reached the end of), else None. A report of
+    such a window says so in its header; with no data at all it stops at the window's start."""
+    reaches = cov.reaches
+    if reaches is None:
+        return window.start
+    return max(reaches, window.start) if reaches < window.end else None
+
+
 def has_api_items(conn: Connection, repo_id: int) -> bool:
     """Whether the store's data for the repository may hold issues and unmerged PRs: anything
     came from the GitHub API, or nothing came from a git clone (an empty repository is no

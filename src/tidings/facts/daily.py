@@ -35,7 +35,8 @@ HISTORY = 7  # previous windows a day is compared with
 
 @dataclass(frozen=True)
 class TopicFacts:
-    """A configured topic track and the window's items that match it, newest first."""
+    """A configured topic track and the window's items that match it, most relevant first
+    (facts/topics.py)."""
 
     topic: TopicConfig
     matches: list[TopicMatch]
@@ -135,6 +136,8 @@ def day_facts(
 ) -> DayFacts:
     """Derive a window's rankings from its rows: a pure function, each ranking made once.
     `unknown`: the headline counts the sources cannot know (facts/coverage.py)."""
+    scored = score_merged(data, repo)
+    importance = [s.number for s in scored]
     return DayFacts(
         repo=repo,
         window=window,
@@ -142,8 +145,8 @@ def day_facts(
         lists=lists,
         history=history,
         hot=hot_discussions(data, repo.bots),
-        scored=score_merged(data, repo),
-        topics=[TopicFacts(topic, topic_matches(data, topic)) for topic in repo.topics],
+        scored=scored,
+        topics=[TopicFacts(topic, topic_matches(data, topic, importance)) for topic in repo.topics],
         clusters=clusters(data, repo.bots),
         activity=activity_facts(data, repo.bots, by_merged=opened_unknown(unknown)),
         participants=_participants(data, repo.bots),

@@ -68,7 +68,8 @@ class Theme:
 
 @dataclass(frozen=True)
 class Track:
-    """A configured topic track and the week's items in it (merged PRs first, by importance)."""
+    """A configured topic track and the week's items in it, most relevant first (merged PRs
+    first within a relevance, by importance: facts/topics.py)."""
 
     title: str
     matches: list[TopicMatch]
@@ -127,18 +128,8 @@ def load_week(conn: Connection, repo_id: int, repo: RepoConfig, window: Window) 
     sources = Counter("git" if p.source == "git" else "api" for p in prs)
     # A revert opened by automation is still news: it stays a person's change here.
     bots = frozenset(p.number for p in prs if _bot_pr(p, repo))
-    rank = {n: k for k, n in enumerate(ranked)}
     merged = {p.number for p in prs}
-    tracks = [
-        Track(
-            topic.title,
-            sorted(
-                topic_matches(data, topic),
-                key=lambda m: (m.number not in merged, rank.get(m.number, 0), -m.number),
-            ),
-        )
-        for topic in repo.topics
-    ]
+    tracks = [Track(topic.title, topic_matches(data, topic, ranked)) for topic in repo.topics]
     # load_merged linked each revert through the store; the risk tag reads the same link.
     reverts = {p.number: n for p in prs if (n := reverted_pr(p)) is not None}
     return WeekFacts(

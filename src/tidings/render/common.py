@@ -27,6 +27,8 @@ from tidings.config import Lang
 from tidings.names import OWNER_PATTERN, profile_path
 from tidings.report import model as m
 from tidings.report import weekly_model as w
+from tidings.report.provenance import local_time
+from tidings.words.daily import t as daily_t
 from tidings.words.weekly import tag_name, theme_name_zh
 
 # Evidence entries shown per risk tag (the JSON keeps them all, up to five).
@@ -241,6 +243,17 @@ def score_parts(wr: Writer, parts: Mapping[str, float]) -> str:
 
 
 # -- the daily report ------------------------------------------------------------------------
+
+
+def partial_window(report: m.DailyReport | w.WeeklyReport) -> str | None:
+    """The header's warning for a partial window (the data stops before the window ends),
+    with both times in the window's timezone; None for a whole window. Plain text: dates
+    and words only, nothing from the data."""
+    win = report.window
+    if win.data_until is None:
+        return None
+    until, end = local_time(win.data_until, win.timezone), local_time(win.end, win.timezone)
+    return daily_t(report.lang, "partial_window", until=until, end=end)
 
 
 def stat_cells(report: m.DailyReport) -> list[tuple[str, int | None]]:

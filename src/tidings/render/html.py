@@ -22,6 +22,7 @@ from tidings.config import Lang
 from tidings.names import profile_path
 from tidings.render import common as c
 from tidings.render.escape import clip
+from tidings.render.langs import marked, page_language
 from tidings.report import model as m
 from tidings.report import weekly_model as w
 from tidings.textsafe import clean
@@ -133,19 +134,18 @@ def unbroken_dates(text: str) -> Markup:
 _CODE_SPAN = re.compile(r"(`+)([^`]+?)\1")
 
 
-def heading(
-    level: int, anchor: str, text: object, permalink: str | None, *, own_id: bool
-) -> Markup:
-    """A section heading; on site pages (`permalink` is the link's accessible name) with a
-    `#` link to `anchor`, so a reader can copy a link to the section. `own_id`: the heading
-    carries the id itself (else its <section> does)."""
-    ident = Markup(' id="{}"').format(anchor) if own_id else Markup("")
+def heading(level: int, anchor: str, text: object, permalink: str | None) -> Markup:
+    """A section heading carrying its section's id, so `#anchor` lands on it and Pagefind
+    splits the page there (its sub-results are the headings h1-h6 that have an id; an id
+    on the <section> around it made every sub-result link to the page's top). On site pages
+    (`permalink` is the link's accessible name) with a `#` link to `anchor`, so a reader can
+    copy a link to the section."""
     if permalink is None:
-        return Markup("<h{0}{1}>{2}</h{0}>").format(level, ident, text)
+        return Markup('<h{0} id="{1}">{2}</h{0}>').format(level, anchor, text)
     return Markup(
-        '<h{0}{1}>{2} <a class="anchor" href="#{3}" aria-label="{4}" data-pagefind-ignore>#</a>'
-        "</h{0}>"
-    ).format(level, ident, text, anchor, permalink)
+        '<h{0} id="{1}">{2} <a class="anchor" href="#{1}" aria-label="{3}" '
+        "data-pagefind-ignore>#</a></h{0}>"
+    ).format(level, anchor, text, permalink)
 
 
 def summary_line(text: str, limit: int = 200) -> str:
@@ -159,15 +159,16 @@ def summary_line(text: str, limit: int = 200) -> str:
 
 def prose(text: str | None, limit: int | None = None) -> Markup:
     """Plain report text as HTML: escaped, with its `code spans` shown as code (inert either
-    way, so nothing a stranger wrote can become markup); `limit` cuts it as the Markdown does."""
+    way, so nothing a stranger wrote can become markup) and, on a report page, its runs in the
+    other language marked with `lang` (render/langs.py); `limit` cuts it as the Markdown does."""
     text = clip(text, limit) if limit is not None else text or ""
     out: list[Markup] = []
     pos = 0
     for match in _CODE_SPAN.finditer(text):
-        out.append(escape(text[pos : match.start()]))
+        out.append(marked(text[pos : match.start()]))
         out.append(code(match.group(2)))
         pos = match.end()
-    out.append(escape(text[pos:]))
+    out.append(marked(text[pos:]))
     return Markup("").join(out)
 
 
@@ -275,7 +276,7 @@ class ReportLinks:
         for piece in c.prose_pieces(text, known):
             match piece:
                 case str():
-                    out.append(escape(piece))
+                    out.append(marked(piece))
                 case c.CodePiece():
                     out.append(code(piece.text))
                 case c.ItemPiece():
@@ -373,31 +374,33 @@ def render_daily_html(
         return words.join(escape(x.login) if x.git_name else links.who(x.login) for x in xs)
 
     title = report_title(report)
-    return render_template(
-        "html/daily.html.j2",
-        r=report,
-        **page_context(report.lang, title, report.summary.text.text, chrome, canonical),
-        sections=daily_sections(report, words),
-        tr=words.tr,
-        trm=words.trm,
-        join=words.join,
-        code=code,
-        item=links.item,
-        ref_link=links.ref_link,
-        says=links.says,
-        issue_link=links.issue_link,
-        who=links.who,
-        author=links.author,
-        reasons=lambda texts: c.reasons(wr, texts),
-        score_parts=lambda change: c.score_parts(wr, change.score_parts),
-        unread=lambda n: unread_mark(wr, n),
-        people=people,
-        first_timers=first_timers,
-        stats=c.stat_cells(report),
-        needs_api=c.needs_api(report),
-        footer_line=c.daily_footer(wr, report),
-        footer_llm=c.llm_footer(wr, report.provenance.llm),
-    )
+    with page_language(report.lang):  # its quotes in the other language marked
+        return render_template(
+            "html/daily.html.j2",
+            r=report,
+            **page_context(report.lang, title, report.summary.text.text, chrome, canonical),
+            sections=daily_sections(report, words),
+            tr=words.tr,
+            trm=words.trm,
+            join=words.join,
+            code=code,
+            item=links.item,
+            ref_link=links.ref_link,
+            says=links.says,
+            issue_link=links.issue_link,
+            who=links.who,
+            author=links.author,
+            reasons=lambda texts: c.reasons(wr, texts),
+            score_parts=lambda change: c.score_parts(wr, change.score_parts),
+            unread=lambda n: unread_mark(wr, n),
+            people=people,
+            first_timers=first_timers,
+            stats=c.stat_cells(report),
+            needs_api=c.needs_api(report),
+            partial=c.partial_window(report),
+            footer_line=c.daily_footer(wr, report),
+            footer_llm=c.llm_footer(wr, report.provenance.llm),
+        )
 
 
 def html_lang(lang: Lang) -> str:
@@ -422,9 +425,7 @@ def page_context(
         "feed_title": chrome.project if chrome else "",
         "feeds": chrome.feeds if chrome else (),
         "chrome": chrome,
-        "heading": lambda level, anchor, text, own_id=False: heading(
-            level, anchor, text, permalink, own_id=own_id
-        ),
+        "heading": lambda level, anchor, text: heading(level, anchor, text, permalink),
     }
 
 
@@ -498,40 +499,42 @@ def render_weekly_html(
         return links.item(ref.model_copy(update={"title": ""}))
 
     title = report_title(report)
-    return render_template(
-        "html/weekly.html.j2",
-        r=report,
-        **page_context(lang, title, report.summary.text, chrome, canonical),
-        sections=weekly_sections(report),
-        tr=words.tr,
-        wtr=wtr,
-        wtrm=wtrm,
-        join=wr.join,
-        code=code,
-        item=links.item,
-        item_in=item_in,
-        shows_title=shows_title,
-        ref_link=links.ref_link,
-        says=links.says,
-        written=links.written,
-        who=who,
-        tags_line=lambda tags: c.tags_line(wr, lang, tags),
-        tag_name=lambda name: weekly_words.tag_name(lang, name),
-        evidence=lambda tag: c.evidence(wr, tag),
-        unread=lambda n: unread_mark(wr, n),
-        trend=lambda row, count: c.trend_row(wr, row, count),
-        reasons=lambda texts: c.reasons(wr, texts, file_name=True),
-        groups=c.appendix_groups(report),
-        group_title=lambda g: c.group_title(wr, g),
-        score_parts=lambda pr: c.score_parts(wr, pr.score_parts),
-        bare_title=c.bare_title,
-        theme_title=lambda kind, name: c.theme_title(wr, kind, name),
-        summary_limit=c.THEME_SUMMARY_LIMIT,
-        refs=refs,
-        stamp=lambda moment: c.stamp(moment, wtr("unknown")),
-        footer_line=c.weekly_footer(wr, report),
-        footer_llm=c.llm_footer(wr, report.provenance.llm),
-    )
+    with page_language(report.lang):  # its quotes in the other language marked
+        return render_template(
+            "html/weekly.html.j2",
+            r=report,
+            **page_context(lang, title, report.summary.text, chrome, canonical),
+            sections=weekly_sections(report),
+            partial=c.partial_window(report),
+            tr=words.tr,
+            wtr=wtr,
+            wtrm=wtrm,
+            join=wr.join,
+            code=code,
+            item=links.item,
+            item_in=item_in,
+            shows_title=shows_title,
+            ref_link=links.ref_link,
+            says=links.says,
+            written=links.written,
+            who=who,
+            tags_line=lambda tags: c.tags_line(wr, lang, tags),
+            tag_name=lambda name: weekly_words.tag_name(lang, name),
+            evidence=lambda tag: c.evidence(wr, tag),
+            unread=lambda n: unread_mark(wr, n),
+            trend=lambda row, count: c.trend_row(wr, row, count),
+            reasons=lambda texts: c.reasons(wr, texts, file_name=True),
+            groups=c.appendix_groups(report),
+            group_title=lambda g: c.group_title(wr, g),
+            score_parts=lambda pr: c.score_parts(wr, pr.score_parts),
+            bare_title=c.bare_title,
+            theme_title=lambda kind, name: c.theme_title(wr, kind, name),
+            summary_limit=c.THEME_SUMMARY_LIMIT,
+            refs=refs,
+            stamp=lambda moment: c.stamp(moment, wtr("unknown")),
+            footer_line=c.weekly_footer(wr, report),
+            footer_llm=c.llm_footer(wr, report.provenance.llm),
+        )
 
 
 def render_html(

@@ -74,6 +74,7 @@ def render_daily_markdown(report: m.DailyReport) -> str:
             unread=lambda n: c.unread_diffs(wr, n),
             stats=c.stat_cells(report),
             needs_api=c.needs_api(report),
+            partial=c.partial_window(report),
             footer=c.daily_footer(wr, report),
             footer_llm=c.llm_footer(wr, report.provenance.llm),
         )

@@ -3,18 +3,20 @@
 The PDF is the HTML page without site chrome (`print_html`), laid out for A4 (print CSS in
 templates/html/style.css.j2): the report title in every page header, page numbers, links kept
 as PDF links, table rows never split across pages. Chinese needs a CJK font on the machine:
-Debian's fonts-noto-cjk provides 'Noto Sans CJK SC'.
+Debian's fonts-noto-cjk provides 'Noto Sans CJK SC'. Without one (render/fonts.py), a PDF the
+user asked for is refused (`report_pdf`, exit 1) and PDFs made beside reports or for the site
+are left out with one warning: a PDF of boxes is never written.
 
 A PDF is a rendering of one report, like its Markdown and JSON, so it is made when the report
 is written: `DATE.LANG.pdf` beside `DATE.LANG.json`, with `DATE.LANG.pdf.key` saying what it
 was made from (`make_report_pdfs`). The site copies that PDF when it is current and renders
 one here only when it is not (a folder of bare JSON, a report edited by hand, a new renderer).
 
-"Current" is decided by the PDF's key: a hash of the print HTML, the print CSS and the
-WeasyPrint version. The site computes the same key from the report it reads, so a change to
-the report, its templates or the PDF renderer makes the stored PDF stale instead of silently
-published. The key file also holds the PDF's own hash, so a PDF replaced or cut short on disk
-is not trusted either.
+"Current" is decided by the PDF's key: a hash of the print HTML, the print CSS, the
+WeasyPrint version and the font files fontconfig gives it. The site computes the same key
+from the report it reads, so a change to the report, its templates, the PDF renderer or the
+fonts makes the stored PDF stale instead of silently published. The key file also holds the
+PDF's own hash, so a PDF replaced or cut short on disk is not trusted either.
 """
 
 from __future__ import annotations
@@ -23,13 +25,16 @@ import hashlib
 import json
 import logging
 import os
+import warnings
 from collections.abc import Generator, Iterator, Sequence
 from contextlib import closing, contextmanager
 from pathlib import Path
 
-from tidings.errors import TidingsError
+from tidings.config import Lang
+from tidings.errors import TidingsError, TidingsWarning
 from tidings.outputs import write_atomic
 from tidings.progress import Progress
+from tidings.render.fonts import CJK_PACKAGES, fonts_error, fonts_key, missing_fonts
 from tidings.render.html import render_html
 from tidings.report.kinds import Report, load_report
 from tidings.workers import process_pool
@@ -103,14 +108,15 @@ def print_html(report: Report) -> str:
 
 
 def pdf_key(html: str) -> str:
-    """What a PDF depends on: its HTML, the print CSS and the WeasyPrint that lays it out."""
+    """What a PDF depends on: its HTML, the print CSS, the WeasyPrint that lays it out and
+    the fonts it finds (render/fonts.py: a font installed later makes the PDF again)."""
     from importlib.metadata import PackageNotFoundError, version
 
     try:
         engine = version("weasyprint")
     except PackageNotFoundError:
         engine = "none"
-    parts = [html, PRINT_CSS, engine]
+    parts = [html, PRINT_CSS, engine, fonts_key()]
     return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()
 
 
@@ -167,9 +173,13 @@ def make_report_pdfs(paths: Sequence[Path], progress: Progress | None = None) ->
     """Give each report JSON in `paths` its current PDF; the PDF files made (the ones that
     were missing or stale). Files that are not tidings reports are left alone."""
     due: list[tuple[Path, str, str]] = []
+    unreadable: list[Lang] = []
     for path in paths:
         report = load_report(path.read_bytes(), path)
         if report is None:
+            continue
+        if missing_fonts(report.lang):
+            unreadable.append(report.lang)
             continue
         html = print_html(report)
         key = pdf_key(html)
@@ -180,7 +190,20 @@ def make_report_pdfs(paths: Sequence[Path], progress: Progress | None = None) ->
             store_pdf(path, key, data)
             if progress:
                 progress("PDF", done, len(due))
+    if unreadable:
+        warnings.warn(skipped_line(unreadable), TidingsWarning, stacklevel=2)
     return [pdf_path(path) for path, _, _ in due]
+
+
+def skipped_line(langs: Sequence[Lang]) -> str:
+    """The one line for PDFs made as a by-product and left out for want of fonts."""
+    n = len(langs)
+    lang = langs[0]
+    why = missing_fonts(lang) or ""
+    return (
+        f"{n} {lang} PDF{'s' if n != 1 else ''} not made: {why} — install a CJK font "
+        f"({CJK_PACKAGES}) and run it again"
+    )
 
 
 def report_pdf(json_text: str, where: Path) -> bytes:
@@ -188,4 +211,6 @@ def report_pdf(json_text: str, where: Path) -> bytes:
     report = load_report(json_text, where)
     if report is None:
         raise ValueError("not a tidings report")
+    if (refusal := fonts_error(report.lang)) is not None:
+        raise refusal
     return _pdf_job(print_html(report))

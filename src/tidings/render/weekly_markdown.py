@@ -75,6 +75,7 @@ def render_weekly_markdown(report: w.WeeklyReport) -> str:
             footer_llm=c.llm_footer(wr, report.provenance.llm),
             stamp=lambda moment: c.stamp(moment, tr("unknown")),
             repo_link=md_inline(report.repo),
+            partial=c.partial_window(report),
             summary_limit=c.THEME_SUMMARY_LIMIT,
         )
     )

@@ -14,11 +14,13 @@ from tidings._version import __version__
 from tidings.config import Lang, RepoConfig
 from tidings.facts.activity_data import Item
 from tidings.facts.actors import is_git_name
-from tidings.facts.coverage import git_prs, has_api_items
+from tidings.facts.coverage import coverage as store_coverage
+from tidings.facts.coverage import data_stops_inside, git_prs, has_api_items
 from tidings.facts.daily import HISTORY, METRICS, DayFacts, TopicFacts, load_day
 from tidings.facts.discussions import Discussion, Participant
 from tidings.facts.evidence import PREvidence, window_evidence
 from tidings.facts.prose import cut
+from tidings.facts.topics import SWEPT
 from tidings.facts.windows import daily_window
 from tidings.records import now_utc
 from tidings.report import model as m
@@ -57,6 +59,7 @@ def build_daily(
         repo_id = store.require_repo(conn, repo.name)
         facts = load_day(conn, repo_id, repo, window)
         api_data = has_api_items(conn, repo_id)
+        until = data_stops_inside(window, store_coverage(conn, repo_id))
         if analysis is not None and not facts.quiet:
             # Risk tags with their code, added lines and review threads: only a model reads them.
             prs = [n for n, item in facts.data.items.items() if item.kind == "pr"]
@@ -89,7 +92,11 @@ def build_daily(
         date=day.isoformat(),
         lang=lang,
         window=m.WindowInfo(
-            start=window.start, end=window.end, timezone=repo.timezone, display=window.display()
+            start=window.start,
+            end=window.end,
+            timezone=repo.timezone,
+            display=window.display(),
+            data_until=until,
         ),
         stats=stats,
         coverage=coverage,
@@ -368,8 +375,13 @@ class _Writer(SlotText):
                 ),
             )
         ]
-        ranked = [s.number for s in self.facts.scored]
-        top = next((n for n in ranked if any(i.number == n for i in merged)), None)
+        # The track's lead: its most relevant merged PR, the most important among equals
+        # (the matches' order); never one that only sweeps through the topic's paths.
+        merged_numbers = {i.number for i in merged}
+        top = next(
+            (x.number for x in matches if x.number in merged_numbers and x.relevance > SWEPT),
+            None,
+        )
         if top is not None:
             parts.append(self.t("topic_top", n=top))
         open_crash = [

@@ -92,6 +92,9 @@ class WindowInfo(_Model):
     end: datetime  # UTC, exclusive
     timezone: str  # IANA name
     display: str  # "2026-02-24 11:31 (UTC+8) ~ 2026-02-25 11:31 (UTC+8)"
+    # UTC; only for a partial window: where the store's data stops, before `end` (a window
+    # not yet over, or not synced to its end). The report's header says so in every format.
+    data_until: datetime | None = Field(default=None, exclude_if=lambda v: v is None)
 
 
 class MetricTrend(_Model):

@@ -4,11 +4,13 @@ builders: the window in UTC, and what a model wrote."""
 from __future__ import annotations
 
 from collections import Counter
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
+from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel
 
-from tidings.facts.windows import Window
+from tidings.facts.windows import Window, utc_offset
 from tidings.report.model import LLMRun, Prose
 
 if TYPE_CHECKING:  # the model layer (and its SDK) loads only when a model is used
@@ -19,6 +21,12 @@ def window_utc(window: Window) -> str:
     """`2026-02-24T03:31:00Z ~ 2026-02-25T03:31:00Z`."""
     info = window.to_dict()
     return f"{info['start']} ~ {info['end']}"
+
+
+def local_time(moment: datetime, timezone: str) -> str:
+    """`2026-03-13 22:00 (UTC+8)`: a moment as the report's window shows its ends."""
+    at = moment.astimezone(ZoneInfo(timezone))
+    return f"{at:%Y-%m-%d %H:%M} ({utc_offset(at)})"
 
 
 def prose_values(node: object) -> list[Prose]:

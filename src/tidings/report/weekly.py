@@ -22,7 +22,7 @@ from tidings._version import __version__
 from tidings.config import Lang, RepoConfig
 from tidings.facts import risk
 from tidings.facts.actors import is_bot
-from tidings.facts.coverage import has_api_items
+from tidings.facts.coverage import coverage, data_stops_inside, has_api_items
 from tidings.facts.daily import DayFacts, load_day
 from tidings.facts.evidence import PREvidence, window_evidence
 from tidings.facts.importance import top_dirs
@@ -30,6 +30,7 @@ from tidings.facts.reverts import is_revert
 from tidings.facts.review_figures import ThreadFigures
 from tidings.facts.risk import MergedPR, risk_score
 from tidings.facts.roles import load_roles
+from tidings.facts.topics import SWEPT
 from tidings.facts.trends import topic_tags
 from tidings.facts.weekly import (
     TRACK_ITEMS,
@@ -116,12 +117,14 @@ def build_weekly(
         repo_id = store.require_repo(conn, repo.name)
         facts = load_week(conn, repo_id, repo, window)
         api_data = has_api_items(conn, repo_id)
+        until = data_stops_inside(window, coverage(conn, repo_id))
         if analysis is not None:
             days = _daily_facts(conn, repo_id, repo, year, week)
             day_evidence, week_input = _model_input(conn, repo_id, repo, facts, days)
     if analysis is not None:
         texts = analysis.analyse_week(days, day_evidence, week_input, lang)
     report = _Writer(repo, lang, facts, web_url, api_data, texts).report(now or now_utc())
+    report.window.data_until = until
     if texts is not None:
         record_llm(report, texts)
     return report
@@ -885,6 +888,9 @@ class _Writer(SlotText):
                 )
                 for m in track.matches[:TRACK_ITEMS]
             ]
+            # The track's lead: its most relevant merged PR, the most important among equals;
+            # never one that only sweeps through the topic's paths (facts/topics.py).
+            lead = next((x for x in merged if x.relevance > SWEPT), None)
             if not track.matches:
                 empty = "track_empty" if self.facts.others_known else "track_empty_git"
                 text = self.t(empty, title=track.title)
@@ -897,13 +903,13 @@ class _Writer(SlotText):
                         others=self.t("track_others", n=others) if others else "",
                     )
                 ]
-                if merged:
-                    top = self.prs[merged[0].number]
+                if lead is not None:
+                    top = self.prs[lead.number]
                     parts.append(
                         self.t("track_main", n=top.number, kind=self.t(f"kind_{self.kind(top)}"))
                     )
                 text = self.sentences(parts)
-            cited = [merged[0].number] if merged else []
+            cited = [lead.number] if lead is not None else []
             out.append(
                 w.TrackSection(
                     title=track.title,
@@ -911,6 +917,7 @@ class _Writer(SlotText):
                     other_items=others if self.facts.others_known else None,
                     items=items,
                     text=self.prose(("track", track.title), text, cited),
+                    unlisted=len(track.matches) - len(items),
                 )
             )
         return out

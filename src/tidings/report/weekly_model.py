@@ -52,6 +52,9 @@ class WeekWindow(_Model):
     end: datetime  # UTC, exclusive
     timezone: str
     display: str  # "2026-08-10 00:00 (UTC+8) ~ 2026-08-17 00:00 (UTC+8)"
+    # UTC; only for a partial week: where the store's data stops, before `end` (as the
+    # daily report's WindowInfo.data_until).
+    data_until: datetime | None = Field(default=None, exclude_if=lambda v: v is None)
 
 
 class Coverage(_Model):
@@ -204,8 +207,11 @@ class TrackSection(_Model):
     # Other PRs and issues of the week's data in it (opened, closed, active); null: unknown,
     # the store holding only a git clone's merged PRs.
     other_items: int | None
-    items: list[TrackItem]  # merged PRs first, most important first (up to 8)
+    # Most relevant first (facts/topics.py), merged PRs first within a relevance, then by
+    # importance; up to 8: `unlisted` says how many more matched (the list says "… and N more").
+    items: list[TrackItem]
     text: Prose
+    unlisted: int = Field(default=0, exclude_if=lambda v: v == 0)
 
 
 class MergedGroup(_Model):

@@ -45,6 +45,7 @@ from tidings.config import GiscusConfig, Lang, SiteConfig
 from tidings.errors import TidingsError
 from tidings.outputs import atomic_file, file_mode, write_error
 from tidings.progress import Progress
+from tidings.render.fonts import fonts_key, missing_fonts
 from tidings.render.html import (
     Giscus,
     PageChrome,
@@ -54,7 +55,7 @@ from tidings.render.html import (
     render_template,
 )
 from tidings.render.markdown import render_markdown
-from tidings.render.pdf import current_pdf, pdf_key, print_html, render_pdfs
+from tidings.render.pdf import current_pdf, pdf_key, print_html, render_pdfs, skipped_line
 from tidings.report.model import DailyReport
 from tidings.report.weekly_model import WeeklyReport
 from tidings.site import charts, publish, search
@@ -298,11 +299,14 @@ class SiteBuilder:
         self.pages = {stem: key for stem, key in self.pages.items() if self.output.inside(stem)}
         self.new_manifest: dict[str, str] = {}
         self.new_pages: dict[str, str] = {}
+        # The fonts too, when there are PDFs: a font installed makes every PDF again.
         self.settings_key = json.dumps(
-            [cfg.model_dump(mode="json"), self.pdf, _code_digest()], sort_keys=True
+            [cfg.model_dump(mode="json"), self.pdf and fonts_key(), _code_digest()],
+            sort_keys=True,
         )
         self.pdf_jobs: list[tuple[str, str]] = []
         self.pdfs_queued = 0
+        self.pdfs_unreadable: list[Lang] = []  # left out: no font covers their language
         self.progress: Progress | None = None
         # Files besides the reports' own (project, month and search pages, feeds, the
         # index): those of the last build, and this one's.
@@ -368,9 +372,14 @@ class SiteBuilder:
         has_other = (r.kind, r.period, other) in siblings
         words = Words(r.lang)
         nav = archive.nav(r, words)
+        # A PDF of boxes is worse than none: without a font for its language the page offers
+        # no PDF, and offers it again once the font is there (the key below changes).
+        pdf = self.pdf and not missing_fonts(r.lang)
+        if self.pdf and not pdf:
+            self.pdfs_unreadable.append(r.lang)
         # A page is a function of its report, its twin's existence, its neighbours (the
-        # links to them), the settings and this code: when none changed since the last
-        # build, its files are already right.
+        # links to them), the settings, whether it has a PDF and this code: when none
+        # changed since the last build, its files are already right.
         key = hashlib.sha256(
             b"\0".join(
                 [
@@ -379,21 +388,22 @@ class SiteBuilder:
                     str(has_other).encode(),
                     json.dumps(nav.key()).encode(),
                     str(self.search).encode(),
+                    str(pdf).encode(),
                     self.settings_key.encode(),
                 ]
             )
         ).hexdigest()
         self.new_pages[stem] = key
-        outputs = [".html", ".json"] + ([".pdf"] if self.pdf else [])
+        outputs = [".html", ".json"] + ([".pdf"] if pdf else [])
         if self.pages.get(stem) == key and all(self.output.exists(stem + x) for x in outputs):
-            if self.pdf:
+            if pdf:
                 self.new_manifest[stem + ".pdf"] = self.manifest.get(stem + ".pdf", "")
             self.result.unchanged += len(outputs) + (1 if self.output.exists(stem + ".md") else 0)
             return
         full = self.read(r)
         markdown = self.markdown(r, full)
         downloads = [("Markdown", f"{leaf}.md")]
-        if self.pdf:
+        if pdf:
             downloads.append(("PDF", f"{leaf}.pdf"))
         downloads.append(("JSON", f"{leaf}.json"))
         lang_name = Words(r.lang).tr("site_lang_name")
@@ -431,8 +441,10 @@ class SiteBuilder:
         self.output.put(stem + ".html", page)
         self.output.put(stem + ".json", full.raw)
         self.output.put(stem + ".md", markdown)
-        if self.pdf:
+        if pdf:
             self.queue_pdf(stem + ".pdf", full)
+        elif self.pdf:  # one made before, perhaps without the font: not published
+            self.output.remove(stem + ".pdf")
 
     def filters(self, r: Summary, full: ReportFile) -> tuple[tuple[str, str], ...]:
         """The page's search filters, named in the site's language so the search page shows
@@ -921,6 +933,8 @@ class SiteBuilder:
                     progress("pages", done, total)
             projects.append(self.build_project(repo, group, archive))
         self.make_pdfs(progress)
+        if self.pdfs_unreadable:
+            self.result.warnings.append(skipped_line(self.pdfs_unreadable))
         words = self.words
         home = render_template(
             "html/home.html.j2",
@@ -1056,7 +1070,7 @@ def build_site(
             except BaseException:
                 publish.discard(staging)
                 raise
-    result.warnings = warnings
+    result.warnings = warnings + result.warnings  # the build's own (PDFs left out) last
     return result
 
 

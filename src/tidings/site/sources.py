@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from tidings.config import LANGS, Lang
 from tidings.errors import TidingsError
+from tidings.render.common import partial_window
 from tidings.render.html import report_title, safe_url
 from tidings.report.kinds import Report, report_kind, validate_report
 from tidings.report.model import DailyReport
@@ -191,6 +192,10 @@ def summarise(
         "end": report.window.end,
         "timezone": report.window.timezone,
     }
+    # A partial window's feed entry says so first, as its page's header does.
+    partial = partial_window(report)
+    opening = report.summary.text.text if isinstance(report, DailyReport) else report.summary.text
+    common["summary"] = f"{partial} {opening}" if partial else opening
     if isinstance(report, DailyReport):
         labels: dict[str, int] = {}
         for ref in report.appendix.merged_prs:
@@ -198,13 +203,11 @@ def summarise(
                 labels[label] = labels.get(label, 0) + 1
         return Summary(
             **common,
-            summary=report.summary.text.text,
             stats=tuple(report.stats.model_dump().items()),
             merged_labels=tuple(labels.items()),
         )
     return Summary(
         **common,
-        summary=report.summary.text,
         merged=report.merged_prs,
         risk_tags=tuple((row.name, row.count) for row in report.executive_summary.by_risk_tag),
     )
