@@ -22,11 +22,12 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from difflib import SequenceMatcher
 from functools import cached_property
-from typing import TYPE_CHECKING, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from tidings.facts.formatting import formatting_spans
 from tidings.facts.paths import PathKinds
 from tidings.facts.reverts import (
     BySha,
@@ -299,6 +300,74 @@ def reverted_pr(pr: MergedPR) -> int | None:
     return (ref.number or pr.reverted) if ref else None
 
 
+# -- formatting -------------------------------------------------------------------------------
+
+# A PR is a formatting change when this share of its changed code and test lines only
+# re-formats (facts/formatting.py): what is left is the linter's fixes made in the same pass.
+SWEEP_SHARE = 0.8
+
+
+@dataclass(frozen=True, slots=True)
+class Reformatted:
+    """How much of a PR only re-formats code: the rules read the PR without those lines."""
+
+    lines: int  # changed lines (removed and added) of code and tests that only re-format
+    of: int  # changed lines of code and tests
+
+    @property
+    def sweep(self) -> bool:
+        """Most of the PR's code and test lines only re-format: a formatting change."""
+        return self.lines > 0 and self.lines >= SWEEP_SHARE * self.of
+
+
+def _net(pr: MergedPR, rules: _Rules) -> tuple[MergedPR, dict[int, Diff | None], Reformatted]:
+    """The PR as the rules read it: each file's formatting-only hunks taken out of its diff
+    and its counts (a file left with no change at all is no longer changed), the diffs so
+    parsed, and how many lines went."""
+    files: list[PRFile] = []
+    diffs: dict[int, Diff | None] = {}
+    netted = measured = 0
+    for f in pr.files:
+        code = rules.kind(f.path) in ("code", "test")
+        measured += f.lines if code else 0
+        diff = parse_patch(f.patch) if code else None
+        spans = _spans(f.path, diff) if diff is not None else []
+        if diff is None or not spans:
+            if code:
+                diffs[len(files)] = diff
+            files.append(f)  # other files are parsed when a rule needs them
+            continue
+        gone = {k for span in spans for k in range(span.first, span.last + 1)}
+        removed = sum(len(diff.hunks[k].removed) for k in gone)
+        added = sum(len(diff.hunks[k].added) for k in gone)
+        netted += removed + added
+        left = replace(
+            f,
+            additions=None if f.additions is None else max(f.additions - added, 0),
+            deletions=None if f.deletions is None else max(f.deletions - removed, 0),
+        )
+        if left.lines == 0 and f.status == "modified":
+            continue  # only re-formatted: not changed
+        diffs[len(files)] = Diff(
+            tuple(h for k, h in enumerate(diff.hunks) if k not in gone), removed_known=True
+        )
+        files.append(left)
+    if not netted:
+        return pr, diffs, Reformatted(0, measured)
+    return replace(pr, files=tuple(files)), diffs, Reformatted(netted, measured)
+
+
+def _spans(path: str, diff: Diff) -> list[Any]:
+    if not diff.removed_known or len(diff.hunks) == 0:
+        return []
+    return formatting_spans(path, [(h.removed, h.added) for h in diff.hunks])
+
+
+def reformatted(pr: MergedPR, repo: RepoConfig) -> Reformatted:
+    """How much of the PR only re-formats code (the reports say a sweep is one)."""
+    return _net(pr, _Rules(repo))[2]
+
+
 # -- the rules ---------------------------------------------------------------------------------
 
 
@@ -307,9 +376,8 @@ class _View:
     the lines the PR both removes and adds anywhere (moved or re-indented, not new)."""
 
     def __init__(self, pr: MergedPR, rules: _Rules) -> None:
-        self.pr = pr
+        self.pr, self._diffs, self.reformatted = _net(pr, rules)
         self.rules = rules
-        self._diffs: dict[int, Diff | None] = {}
 
     def diff(self, index: int) -> Diff | None:
         if index not in self._diffs:
@@ -369,6 +437,7 @@ class _Rules:
 
     def assess(self, pr: MergedPR) -> list[RiskTag]:
         view = _View(pr, self)
+        pr = view.pr  # formatting-only hunks netted out
         tags: list[RiskTag] = []
         for rule in (
             self.revert,

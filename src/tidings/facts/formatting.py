@@ -1,0 +1,397 @@
+"""Which hunks of a diff only re-format code: the removed and added text say the same thing.
+
+A formatter sweep ("Convert `vllm_ascend/` to ruff format") rewrites thousands of lines and
+changes nothing: read as a change it fires every size, test and assert rule. So the risk rules
+(facts/risk.py) net such hunks out before any rule reads the PR, and the reports say a PR is a
+formatting change where most of its lines are.
+
+What counts as formatting only is what a code formatter (ruff format, black, clang-format)
+does without changing what the code means, and nothing a person would do to change it:
+
+- whitespace and line breaks, except where they carry meaning: in Python the indentation of
+  a statement's first line (a dedent moves code out of a block), in YAML and other
+  indentation-sensitive or line-oriented files any change but trailing spaces and blank lines;
+- in Python: quote style (`'x'` and `"x"` where neither holds the other quote), string prefix
+  case, a trailing comma before a closing bracket (not a one-element tuple's), redundant
+  parentheses around a whole expression (after `=`, `return`, `assert`, `if`, `in`, … up to
+  the end of the line or the next comma: `(a, b)` there is the same tuple), implicitly
+  concatenated strings joined, the case of a number's letters, and the spaces inside a
+  comment;
+- in C-family, JSON and TOML files: any whitespace (they are free-form).
+
+A change to words inside a string or a comment, to an operator or a name, or to where a
+parenthesis sits in an expression (`(a + b) * c` against `a + (b * c)`) is a change. The check
+is per hunk, and over a few neighbouring hunks together: a re-wrapped statement may keep one of
+its lines (a lone `)`), which splits it into hunks that only match as a whole.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+# Hunks read together at most: a re-wrapped call split by the lines it kept.
+WINDOW = 6
+
+_FREE_FORM = (
+    ".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".cu", ".cuh", ".java", ".js", ".ts",
+    ".json", ".toml", ".cmake", ".proto",
+)  # fmt: skip
+_PYTHON = (".py", ".pyi")
+
+# Python tokens: strings (prefix, triple or single quotes), comments, numbers, names, the
+# `\` line join, and single characters (operators, brackets). Whitespace falls between them.
+_TOKEN = re.compile(
+    r"""(?P<str>(?:[rRbBuUfF]{1,2})?(?:\"\"\"[\s\S]*?\"\"\"|'''[\s\S]*?'''|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'))"""
+    r"|(?P<comment>\#[^\n]*)"
+    r"|(?P<num>\.?\d[\w.]*)"
+    r"|(?P<name>\w+)"
+    r"|(?P<join>\\[ \t]*(?:\n|\Z))"
+    r"|(?P<nl>\n)"
+    r"|(?P<ws>[ \t\f\r]+)"
+    r"|(?P<op>\*\*=?|//=?|->|:=|[-+*/%@&|^<>!=]=|<<=?|>>=?|\S)"
+)
+_OPEN, _CLOSE = "([{", ")]}"
+# Where a parenthesised expression fills a whole slot: after these, parentheses group nothing.
+# (Not after `not`, `and`, `in`, `is`: `not (a and b)` is not `not a and b`.)
+_AUGMENTED = ("+=", "-=", "*=", "/=", "//=", "%=", "**=", "|=", "&=", "^=", "@=", ">>=", "<<=")
+_SLOT_OPENERS = frozenset(
+    ["=", "return", "assert", "if", "import", "elif", "while", "yield", "del", "else", ":", ",",
+     "(", *_AUGMENTED]
+)  # fmt: skip
+# A tuple in parentheses is the same tuple without them only where a bare tuple may stand:
+# a statement's right-hand side (`f(a=(1, 2))` is not `f(a=1, 2)`).
+_TUPLE_SLOTS = frozenset(["=", "return", "yield", "del", "import", *_AUGMENTED])
+# What may follow a parenthesised expression that fills its slot.
+_SLOT_ENDS = frozenset([",", ")", "]", "}", ":"])
+_BUILTIN_GENERICS = {
+    "List": "list", "Dict": "dict", "Tuple": "tuple", "Set": "set", "FrozenSet": "frozenset",
+    "Type": "type",
+}  # fmt: skip
+_WORD = re.compile(r"\w+")
+# What hint spellings add or drop, and string prefixes (a joined f-string moves its `f`).
+_HINT_WORDS = frozenset(["optional", "union", "none", "f", "r", "b", "u", "rb", "br", "fr", "rf"])
+_MARK = "\0"
+_PUNCTUATION = "()[]{},\\ \t"  # a logical line's start in Python, followed by its indentation
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """Hunks `first` to `last` of a file (inclusive) only re-format what they replace."""
+
+    first: int
+    last: int
+
+
+def formatting_spans(path: str, hunks: Sequence[tuple[Sequence[str], Sequence[str]]]) -> list[Span]:
+    """The runs of a file's hunks (removed lines, added lines) that change only formatting."""
+    norm = _normalizer(path)
+    words: dict[int, tuple[list[str], list[str]]] = {}  # read only where a match may be
+    out: list[Span] = []
+    i = 0
+    while i < len(hunks):
+        found = None
+        if not (hunks[i][0] and hunks[i][1]) and _blank(hunks[i]):
+            found = i  # blank lines added or removed
+        removed: list[str] = []
+        added: list[str] = []
+        words_r: list[str] = []
+        words_a: list[str] = []
+        for j in range(i, min(i + WINDOW, len(hunks))):
+            if found is not None or not _joinable(hunks[j]):
+                break
+            removed += hunks[j][0]
+            added += hunks[j][1]
+            if j not in words:
+                words[j] = (_words(hunks[j][0]), _words(hunks[j][1]))
+            words_r += words[j][0]
+            words_a += words[j][1]
+            if (
+                removed
+                and added
+                and words_r == words_a
+                and norm(removed, j > i) == norm(added, j > i)
+            ):
+                found = j
+        if found is None:
+            i += 1
+        else:
+            out.append(Span(i, found))
+            i = found + 1
+    return out
+
+
+def _words(lines: Sequence[str]) -> list[str]:
+    """The words outside comments, as a formatter leaves them: the same on both sides of a
+    formatting-only change, and cheap to compare before the text is tokenised."""
+    text = "\n".join(line.split("#", 1)[0] for line in lines).lower()
+    return [w for w in _WORD.findall(text) if w not in _HINT_WORDS]
+
+
+def _joinable(hunk: tuple[Sequence[str], Sequence[str]]) -> bool:
+    """A hunk that may be part of a statement split by the lines it kept: it replaces lines,
+    or only adds or removes brackets and commas. (Code removed in one hunk and added in the
+    next was moved past the lines between: that reorders, it does not re-format.)"""
+    removed, added = hunk
+    return bool(removed and added) or all(
+        not line.strip(_PUNCTUATION) for line in (*removed, *added)
+    )
+
+
+def _blank(hunk: tuple[Sequence[str], Sequence[str]]) -> bool:
+    return not any(line.strip() for line in (*hunk[0], *hunk[1]))
+
+
+def _normalizer(path: str) -> Callable[[Sequence[str], bool], object]:
+    lower = path.lower()
+    if lower.endswith(_PYTHON):
+        return python_form
+    if lower.endswith(_FREE_FORM):
+        return free_form
+    return line_form
+
+
+def free_form(lines: Sequence[str], joined: bool = False) -> str:
+    return "".join("".join(lines).split())
+
+
+def line_form(lines: Sequence[str], joined: bool = False) -> tuple[str, ...]:
+    """Indentation-sensitive or line-oriented text: only trailing spaces and blank lines."""
+    return tuple(s for line in lines if (s := line.rstrip()))
+
+
+def python_form(lines: Sequence[str], joined: bool = False) -> tuple[str, ...]:
+    """Python text as a formatter cannot change it (the module's docstring says what that is).
+    `joined`: the lines of several hunks, without the lines kept between them, so a pair of
+    parentheses that held only kept lines looks empty."""
+    tokens = _tokens("\n".join(lines))
+    tokens = _drop_parens(_drop_trailing_commas(_annotations(tokens)), joined)
+    return tuple(_join_strings(tokens))
+
+
+def _tokens(text: str) -> list[str]:
+    """Normalised tokens, with a mark and the indentation before each logical line's first.
+
+    A hunk may start inside brackets (a call's arguments re-indented under a kept `def f(`):
+    its lines are continuations until the depth falls below where it started, so a line
+    starts a statement only at the lowest depth the hunk reaches."""
+    lexed: list[tuple[str, str, int, bool]] = []  # kind, text, offset, starts a line
+    depth = lowest = 0
+    line_start = True
+    starts: list[int] = []  # the depth at each line's first token
+    for m in _TOKEN.finditer(text):
+        kind, value = m.lastgroup or "", m.group()
+        if kind == "ws":
+            continue
+        if kind == "join":
+            line_start = False  # the next line continues this one
+            continue
+        if kind == "nl":
+            line_start = True
+            continue
+        if kind == "comment":
+            continue  # no rule reads comments; formatter sweeps re-wrap them
+        if line_start:
+            starts.append(depth)
+        lexed.append((kind, value, m.start(), line_start))
+        line_start = False
+        if kind == "op" and value in _OPEN:
+            depth += 1
+        elif kind == "op" and value in _CLOSE:
+            depth -= 1
+            lowest = min(lowest, depth)
+    out: list[str] = []
+    line = 0
+    for kind, value, offset, first in lexed:
+        if first:
+            if starts[line] == lowest:
+                start = text.rfind("\n", 0, offset) + 1
+                out.append(_MARK + text[start:offset].expandtabs(4))
+            line += 1
+        if kind == "str":
+            out.append(_string(value))
+        elif kind == "num":
+            out.append(value.lower())
+        else:
+            out.append(value)
+    return out
+
+
+def _string(token: str) -> str:
+    """A string literal with its prefix lower-cased and its quotes made double where the
+    content allows (as ruff and black write them); a docstring's trailing spaces dropped."""
+    quote = token.lstrip("rRbBuUfF")
+    prefix = token[: len(token) - len(quote)].lower().replace("u", "")
+    if quote.startswith(("'''", '"""')):
+        return f'{prefix}"""{" ".join(quote[3:-3].split())}"""'
+    body = quote[1:-1]
+    if "r" not in prefix:  # the quote a formatter picks changes which quotes are escaped
+        body = body.replace('\\"', '"').replace("\\'", "'")
+    return f'{prefix}"{body}"'
+
+
+def _annotations(tokens: list[str]) -> list[str]:
+    """Type hints in the spelling `ruff check --fix` (pyupgrade) writes: `Optional[X]` as
+    `X | None`, `Union[A, B]` as `A | B`, `List[X]` as `list[X]`. The hint means the same,
+    and formatter sweeps apply the linter's fixes with the formatter's."""
+    out = [_BUILTIN_GENERICS.get(t, t) if i + 1 < len(tokens) and tokens[i + 1] == "[" else t
+           for i, t in enumerate(tokens)]  # fmt: skip
+    while True:
+        at = next(
+            (i for i, t in enumerate(out[:-1]) if t in ("Optional", "Union") and out[i + 1] == "["),
+            None,
+        )
+        if at is None:
+            return out
+        close = _closing(out, at + 1)
+        if close is None:
+            return out
+        inner = [t for t in out[at + 2 : close] if not t.startswith(_MARK)]
+        if inner and inner[-1] == ",":
+            inner.pop()
+        hint = [*inner, "|", "None"] if out[at] == "Optional" else _split_top(inner)
+        out = out[:at] + hint + out[close + 1 :]
+
+
+def _closing(tokens: list[str], opened: int) -> int | None:
+    depth = 0
+    for i in range(opened, len(tokens)):
+        if tokens[i] in _OPEN:
+            depth += 1
+        elif tokens[i] in _CLOSE:
+            depth -= 1
+            if depth == 0:
+                return i
+    return None
+
+
+def _split_top(inner: list[str]) -> list[str]:
+    """`A, B[C, D]` as `A | B[C, D]`."""
+    depth = 0
+    out: list[str] = []
+    for token in inner:
+        if token in _OPEN:
+            depth += 1
+        elif token in _CLOSE:
+            depth -= 1
+        out.append("|" if token == "," and depth == 0 else token)
+    return out
+
+
+def _drop_trailing_commas(tokens: list[str]) -> list[str]:
+    """A comma before a closing bracket says nothing, except in a one-element tuple."""
+    out: list[str] = []
+    stack: list[tuple[int, int]] = []  # per open bracket: its index in out, commas in it
+    for token in tokens:
+        if token.startswith(_MARK) and stack:
+            continue  # inside brackets a line's start is a continuation's
+        if token in _OPEN:
+            stack.append((len(out), 0))
+        elif token in _CLOSE:
+            where, commas = stack.pop() if stack else (-1, 0)
+            if out and out[-1] == ",":
+                tuple_paren = token == ")" and where >= 0 and not _is_call(out, where)
+                if not (tuple_paren and commas == 1):
+                    out.pop()
+        elif token == "," and stack:
+            where, commas = stack[-1]
+            stack[-1] = (where, commas + 1)
+        out.append(token)
+    return out
+
+
+def _is_call(out: list[str], where: int) -> bool:
+    before = out[where - 1] if where > 0 else ""
+    return bool(before) and (before in _CLOSE or (before[0].isalnum() or before[0] == "_"))
+
+
+def _drop_parens(tokens: list[str], joined: bool) -> list[str]:
+    """Parentheses around a whole expression slot (see the module's docstring), innermost
+    first, until none is left."""
+    while True:
+        pair = _redundant_pair(tokens, joined)
+        if pair is None:
+            return tokens
+        opened, closed = pair
+        tokens = tokens[:opened] + tokens[opened + 1 : closed] + tokens[closed + 1 :]
+
+
+def _redundant_pair(tokens: list[str], joined: bool) -> tuple[int, int] | None:
+    stack: list[int] = []
+    for i, token in enumerate(tokens):
+        if token in _OPEN:
+            stack.append(i)
+        elif token in _CLOSE and stack:
+            opened = stack.pop()
+            if (
+                token == ")"
+                and tokens[opened] == "("
+                and _slot(tokens, opened, i, len(stack), joined)
+            ):
+                return opened, i
+    return None
+
+
+def _slot(tokens: list[str], opened: int, closed: int, depth: int, joined: bool) -> bool:
+    before = tokens[opened - 1] if opened > 0 else _MARK
+    if before.startswith(_MARK):
+        return False  # `(a)` opening a line may continue the one before
+    if before not in _SLOT_OPENERS:
+        return False
+    after = tokens[closed + 1] if closed + 1 < len(tokens) else _MARK
+    if not (after.startswith(_MARK) or after in _SLOT_ENDS):
+        return False
+    if before == "(" and after != ")":
+        return False
+    inner = tokens[opened + 1 : closed]
+    if not inner:
+        return joined  # `()` is an empty tuple, unless it held lines kept between hunks
+    if _top_level_comma(inner) and (depth or before not in _TUPLE_SLOTS):
+        return False
+    return not any(t in ("yield", "lambda", "for", ":=", "await") for t in inner)
+
+
+def _top_level_comma(inner: list[str]) -> bool:
+    depth = 0
+    for token in inner:
+        if token in _OPEN:
+            depth += 1
+        elif token in _CLOSE:
+            depth -= 1
+        elif token == "," and depth == 0:
+            return True
+    return False
+
+
+def _join_strings(tokens: list[str]) -> list[str]:
+    """Adjacent string literals as one, as a formatter joins or splits them: plain with plain,
+    f-string with f-string or with a plain one that has no braces."""
+    out: list[str] = []
+    for token in tokens:
+        joined = _join(out[-1], token) if out else None
+        if joined is None:
+            out.append(token)
+        else:
+            out[-1] = joined
+    return out
+
+
+def _join(left: str, right: str) -> str | None:
+    a, b = _split_string(left), _split_string(right)
+    if a is None or b is None:
+        return None
+    if a[0] == b[0] or (a[0] + b[0] == "f" and "{" not in (b[1] if a[0] else a[1])):
+        return f'{a[0] or b[0]}"{a[1]}{b[1]}"'
+    return None
+
+
+def _split_string(token: str) -> tuple[str, str] | None:
+    """A one-line literal's prefix ("" or "f") and body, else None."""
+    if token[0] not in '"f':
+        return None
+    prefix = "f" if token.startswith('f"') else ""
+    quoted = token[len(prefix) :]
+    if len(quoted) < 2 or quoted[0] != '"' or quoted[-1] != '"' or quoted.startswith('"""'):
+        return None
+    return prefix, quoted[1:-1]
