@@ -17,7 +17,7 @@ from __future__ import annotations
 import ast
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from difflib import SequenceMatcher
@@ -29,10 +29,14 @@ from sqlalchemy.engine import Connection
 
 from tidings.facts.formatting import formatting_spans
 from tidings.facts.paths import PathKinds
+from tidings.facts.relands import Reland, link_reland, reverted_by, store_texts
+from tidings.facts.renamed_tests import TestFile, dropped_tests
 from tidings.facts.reverts import (
+    ByNumber,
     BySha,
     ByTitle,
     link,
+    reland_ref,
     revert_line,
     revert_ref,
     store_lookups,
@@ -102,6 +106,15 @@ _TEST_DEF = re.compile(r"^\s*(?:async\s+)?def\s+(test\w*)\s*\(|^\s*class\s+(Test
 _SWEEP_LINES = 2
 # Code changes that delete at least this many times what they add are removals.
 _REMOVAL_RATIO = 10
+# pyproject.toml: a table header, tools' tables, the tools among them that build or pin
+# dependencies, and a list entry that is a path or glob (a linter's include or exclude).
+_TOML_TABLE = re.compile(r"^\[\[?\s*([^\]]+?)\s*\]\]?\s*(?:#.*)?$")
+_TOOL_TABLE = re.compile(r"^tool\.")
+_BUILD_TOOL = re.compile(
+    r"^tool\.(?:setuptools|setuptools_scm|poetry|pdm|hatch|uv|flit|maturin|scikit-build|"
+    r"cibuildwheel|pixi|conda|meson-python|pybind11)\b"
+)
+_PATH_ENTRY = re.compile(r"""^["'][^"'\s:]*[/*][^"'\s:]*["']\s*,?\s*(?:#.*)?$""")
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@")
 _OPENERS, _CLOSERS = "([{", ")]}"
 
@@ -164,6 +177,8 @@ class MergedPR:
     # The PR this one reverts when only the store could tell (its title or merge commit
     # matched; link_reverts), else None. A number the text names needs no store.
     reverted: int | None = None
+    # The PR this one re-lands and the revert it undoes (facts/relands.py), else None.
+    reland: Reland | None = None
 
     @property
     def additions(self) -> int:
@@ -283,19 +298,38 @@ def _pin_bump(removed: str, added: str) -> bool:
     )
 
 
-def link_reverts(prs: Sequence[MergedPR], by_sha: BySha, by_title: ByTitle) -> list[MergedPR]:
-    """Each revert whose text names no PR, linked to the one it reverts (reverts.link). The
-    lookups are the store's (load_merged) or an index's (tests)."""
+def link_reverts(
+    prs: Sequence[MergedPR], by_sha: BySha, by_title: ByTitle, by_number: ByNumber | None = None
+) -> list[MergedPR]:
+    """Each revert whose text names no PR, linked to the one it reverts (reverts.link), and
+    each re-land to the PR it brings back and the revert it undoes (relands.link_reland). A
+    "revert" of a revert is a re-land. The lookups are the store's (load_merged) or an
+    index's (tests); without `by_number` a re-land links what its text names."""
     out: list[MergedPR] = []
     for pr in prs:
+        if again := reland_ref(pr.title, pr.body, pr.number):
+            found = link_reland(again, pr.number, pr.merged_at, by_sha, by_title, by_number)
+            out.append(replace(pr, reland=found))
+            continue
         ref = revert_ref(pr.title, pr.body, pr.number)
-        found = link(ref, pr.number, pr.merged_at, by_sha, by_title) if ref else None
-        out.append(replace(pr, reverted=found) if found is not None else pr)
+        target = (
+            (ref.number or link(ref, pr.number, pr.merged_at, by_sha, by_title)) if ref else None
+        )
+        undone = reverted_by(target, by_sha, by_title, by_number) if target and by_number else None
+        if undone is not None:
+            out.append(replace(pr, reland=Reland(undone, target)))
+        elif ref is not None and ref.number is None and target is not None:
+            out.append(replace(pr, reverted=target))
+        else:
+            out.append(pr)
     return out
 
 
 def reverted_pr(pr: MergedPR) -> int | None:
-    """The PR this one reverts, as its text names it or the store linked it, else None."""
+    """The PR this one reverts, as its text names it or the store linked it, else None (a
+    re-land reverts a revert: it is linked as a re-land, not as a revert)."""
+    if pr.reland is not None:
+        return None
     ref = revert_ref(pr.title, pr.body, pr.number)
     return (ref.number or pr.reverted) if ref else None
 
@@ -346,7 +380,7 @@ def _net(pr: MergedPR, rules: _Rules) -> tuple[MergedPR, dict[int, Diff | None],
             additions=None if f.additions is None else max(f.additions - added, 0),
             deletions=None if f.deletions is None else max(f.deletions - removed, 0),
         )
-        if left.lines == 0 and f.status == "modified":
+        if left.lines == 0 and f.status in (None, "modified"):
             continue  # only re-formatted: not changed
         diffs[len(files)] = Diff(
             tuple(h for k, h in enumerate(diff.hunks) if k not in gone), removed_known=True
@@ -461,6 +495,10 @@ class _Rules:
         (dead code, a feature dropped) has nothing new to test; a test file whose only new
         lines switch tests off tests nothing."""
         code = [f for f in pr.files if self.is_code(f.path)]
+        if view.reformatted.sweep:
+            # A formatting change's other lines are the linter's fixes of the same pass
+            # (imports, hint spellings, simplifications): only code it creates is new.
+            code = [f for f in code if f.status == "added"]
         lines = sum(f.lines for f in code)
         added = sum(f.additions or 0 for f in code)
         if lines < self.cfg.missing_tests_min_lines or added * _REMOVAL_RATIO < lines - added:
@@ -483,11 +521,8 @@ class _Rules:
         disabled: list[Evidence] = []
         kept = view.moved.copy()  # a moved line nets once, wherever it went
         arrived = view.moved.copy()
-        # Tests in files the PR creates may be the dropped ones moved under new names.
-        created: Counter[str] = Counter()
-        for i, f in view.files(pr):
-            if f.status == "added" and self.is_test(f.path) and (diff := view.diff(i)):
-                created.update(_test_names(diff.added))
+        # Tests defined anew elsewhere in the PR may be the dropped ones, renamed or moved.
+        dropped_in = _dropped_tests(pr, view, self.is_test)
         for i, f in view.files(pr):
             if not self.is_test(f.path):
                 continue
@@ -500,15 +535,8 @@ class _Rules:
             if diff is not None and diff.removed_known:
                 lost = _unmatched(diff.removed, kept)
                 new = _unmatched(diff.added, arrived)
-                # Test cases dropped: names no longer defined anywhere in the PR, more than
-                # the file's new tests (a rewritten test gets a new name, not one fewer).
-                gone = [n for n in _test_names(diff.removed) if n not in view.defined]
                 had = set(_test_names(diff.removed))
-                fresh = [n for n in _test_names(diff.added) if n not in had]
-                dropped = len(gone) - len(fresh)
-                while dropped > 0 and created.total() > 0:
-                    created[next(n for n, c in created.items() if c > 0)] -= 1
-                    dropped -= 1
+                dropped = dropped_in.get(i, 0)
                 # Python tests are counted by their cases (a rewrite that shortens them drops
                 # none); other test files (YAML cases, data) by the lines they lose.
                 by_lines = not f.path.endswith(".py") or (deleted and not had)
@@ -587,8 +615,8 @@ class _Rules:
 
     def revert(self, pr: MergedPR, view: _View) -> RiskTag | None:
         line = revert_line(pr.title, pr.body)
-        if line is None:
-            return None
+        if line is None or pr.reland is not None:
+            return None  # a re-land is linked (relands.py), not tagged
         reverted = reverted_pr(pr)
         numbers = {"reverts": reverted} if reverted else {}
         return self.tag("revert", [Evidence(line=line[:200], numbers=numbers)])
@@ -605,7 +633,8 @@ class _Rules:
         out: list[Evidence] = []
         for i, f in view.files(pr):
             if self.matches("dependency_paths", f.path):
-                out.append(Evidence(path=f.path, numbers={"lines": f.lines}))
+                if not _tool_config_only(f.path, view.diff(i)):
+                    out.append(Evidence(path=f.path, numbers={"lines": f.lines}))
                 continue
             # Docs name versions, they pin nothing; code and tests are the other rules'.
             if self.kind(f.path) in ("test", "code") or self.matches("large_ignore", f.path):
@@ -647,6 +676,31 @@ class _Rules:
         )
 
 
+def _tool_config_only(path: str, diff: Diff | None) -> bool:
+    """A pyproject.toml change that only edits tools' settings (`[tool.ruff]`, `[tool.mypy]`,
+    a formatter's exclude list), not what the project needs or how it is built. A hunk's
+    lines belong to the last `[table]` header among them; lines before any header (the diff
+    holds no context) count as tool settings only when they are paths, comments or blank: a
+    linter's path lists, never a requirement."""
+    if not path.endswith("pyproject.toml") or diff is None or not diff.removed_known:
+        return False
+    for hunk in diff.hunks:
+        for lines in (hunk.removed, hunk.added):
+            table: str | None = None
+            for line in lines:
+                text = line.strip()
+                if header := _TOML_TABLE.match(text):
+                    table = header.group(1)
+                elif table is not None:
+                    if not _TOOL_TABLE.match(table) or _BUILD_TOOL.match(table):
+                        return False
+                elif text and not text.startswith("#") and not _PATH_ENTRY.match(text):
+                    return False
+            if table is not None and (not _TOOL_TABLE.match(table) or _BUILD_TOOL.match(table)):
+                return False
+    return True
+
+
 def _rewrites(line: str, before: list[str], similarity: float) -> bool:
     """`line` rewrites one of `before` (the file's removed lines of the same kind, which it
     uses up): the check or the skip existed before the PR, only its wording changed."""
@@ -675,6 +729,17 @@ def _only_disables(diff: Diff | None) -> bool:
         return False
     added = [line for line in diff.added if line.strip()]
     return bool(added) and all(disables_test(line) for line in added)
+
+
+def _dropped_tests(pr: MergedPR, view: _View, is_test: Callable[[str], bool]) -> dict[int, int]:
+    """Per test file (its index), the tests the PR drops and re-adds nowhere, under another
+    name or in another file (facts/renamed_tests.py)."""
+    files = [
+        TestFile(i, f.status == "added", tuple(diff.removed), tuple(diff.added))
+        for i, f in view.files(pr)
+        if is_test(f.path) and (diff := view.diff(i)) is not None and diff.removed_known
+    ]
+    return dropped_tests(files, view.defined)
 
 
 def _test_names(lines: Iterable[str]) -> list[str]:
@@ -803,7 +868,7 @@ def load_merged(conn: Connection, repo_id: int, start: datetime, end: datetime) 
         )
         for r in rows
     ]
-    return link_reverts(prs, *store_lookups(conn, repo_id))
+    return link_reverts(prs, *store_lookups(conn, repo_id), store_texts(conn, repo_id))
 
 
 def _chunks(values: list[int], size: int = 500) -> Iterable[list[int]]:
