@@ -90,6 +90,14 @@ def test_a_hunk_inside_brackets_keeps_its_continuation_indentation_free() -> Non
     assert same(removed, added)
 
 
+def test_a_hunk_inside_a_call_re_wraps_a_conditional_expression() -> None:
+    # The call's first line was kept and its closing line too: only the continuation is seen.
+    removed = ["            output=output", "            if self.ready", "            else None,"]
+    assert same(removed, ["            output=output if self.ready else None,"])
+    # A statement's `if` keeps its indentation, however its condition is wrapped.
+    assert not same(["    if not (a", "            and b):"], ["if not (a and b):"])
+
+
 def test_blank_lines_and_free_form_files() -> None:
     assert formatting_spans("m.py", [([], ["", ""])]) == [Span(0, 0)]
     cpp = ["int f(int a, int b) {", "  return a + b;", "}"]

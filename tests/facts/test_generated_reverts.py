@@ -93,4 +93,4 @@ def test_is_revert() -> None:
     # Reverting a revert brings the change back: a re-land (facts/relands.py), no revert.
     assert not is_revert("Reapply x", "This reverts commit 0123abc")
     assert not is_revert('Revert "Revert "x (#5)" (#6)"')
-    assert not is_revert("[Re-land] x", "This PR reverts \"[Core] Revert x #6\"")
+    assert not is_revert("[Re-land] x", 'This PR reverts "[Core] Revert x #6"')

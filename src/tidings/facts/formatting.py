@@ -72,6 +72,9 @@ _BUILTIN_GENERICS = {
 _WORD = re.compile(r"\w+")
 # What hint spellings add or drop, and string prefixes (a joined f-string moves its `f`).
 _HINT_WORDS = frozenset(["optional", "union", "none", "f", "r", "b", "u", "rb", "br", "fr", "rf"])
+_CONTINUING_OPS = frozenset(
+    ["==", "!=", "<", ">", "<=", ">=", "+", "*", "/", "//", "%", "|", "&", "^", ".", "@", "**"]
+)
 _MARK = "\0"
 _PUNCTUATION = "()[]{},\\ \t"  # a logical line's start in Python, followed by its indentation
 
@@ -203,9 +206,9 @@ def _tokens(text: str) -> list[str]:
             lowest = min(lowest, depth)
     out: list[str] = []
     line = 0
-    for kind, value, offset, first in lexed:
+    for k, (kind, value, offset, first) in enumerate(lexed):
         if first:
-            if starts[line] == lowest:
+            if starts[line] == lowest and not _continues(lexed, k):
                 start = text.rfind("\n", 0, offset) + 1
                 out.append(_MARK + text[start:offset].expandtabs(4))
             line += 1
@@ -216,6 +219,31 @@ def _tokens(text: str) -> list[str]:
         else:
             out.append(value)
     return out
+
+
+def _continues(lexed: list[tuple[str, str, int, bool]], k: int) -> bool:
+    """The line starting at token k continues an expression (a hunk may start inside
+    brackets it never closes): it opens with a binary operator, `.`, or a conditional's or
+    comprehension's `if`/`else`/`for` that no colon ends."""
+    kind, value = lexed[k][0], lexed[k][1]
+    if kind == "op" and value in _CONTINUING_OPS:
+        return True
+    if value in ("and", "or", "in", "is"):
+        return True
+    if value in ("if", "else", "for"):
+        # A statement's head ends its logical line (brackets and backslash joins included)
+        # with a colon.
+        depth, last = 0, value
+        for kind_j, token, _, first in lexed[k + 1 :]:
+            if first and depth <= 0:
+                break
+            if kind_j == "op" and token in _OPEN:
+                depth += 1
+            elif kind_j == "op" and token in _CLOSE:
+                depth -= 1
+            last = token
+        return last != ":"
+    return False
 
 
 def _string(token: str) -> str:

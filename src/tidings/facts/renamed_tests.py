@@ -121,14 +121,23 @@ def _alike_names(a: str, b: str) -> bool:
     x, y = _bare(a), _bare(b)
     if min(len(x), len(y)) >= _MIN_NAME and (x in y or y in x):
         return True
-    return SequenceMatcher(None, x, y).ratio() >= NAME_SIMILARITY
+    matcher = SequenceMatcher(None, x, y)
+    return (
+        matcher.real_quick_ratio() >= NAME_SIMILARITY
+        and matcher.quick_ratio() >= NAME_SIMILARITY
+        and matcher.ratio() >= NAME_SIMILARITY
+    )
 
 
 def _alike_bodies(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
     if len(a) < 3 or len(b) < 3:
         return False  # a few lines (`pass`, one call) say nothing about which test it is
     matcher = SequenceMatcher(None, a, b, autojunk=False)
-    return matcher.quick_ratio() >= BODY_SIMILARITY and matcher.ratio() >= BODY_SIMILARITY
+    return (
+        matcher.real_quick_ratio() >= BODY_SIMILARITY
+        and matcher.quick_ratio() >= BODY_SIMILARITY
+        and matcher.ratio() >= BODY_SIMILARITY
+    )
 
 
 def _defs(lines: Sequence[str], key: int) -> list[_Def]:
