@@ -33,6 +33,8 @@ from dataclasses import dataclass
 
 # Hunks read together at most: a re-wrapped call split by the lines it kept.
 WINDOW = 6
+# A file whose hunks are this share formatting only was swept by a formatter.
+SWEPT = 0.8
 
 _FREE_FORM = (
     ".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".cu", ".cuh", ".java", ".js", ".ts",
@@ -43,26 +45,30 @@ _PYTHON = (".py", ".pyi")
 # Python tokens: strings (prefix, triple or single quotes), comments, numbers, names, the
 # `\` line join, and single characters (operators, brackets). Whitespace falls between them.
 _TOKEN = re.compile(
-    r"""(?P<str>(?:[rRbBuUfF]{1,2})?(?:\"\"\"[\s\S]*?\"\"\"|'''[\s\S]*?'''|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'))"""
+    # The common tokens first: whitespace, then a name that is no string's prefix.
+    r"(?P<ws>[ \t\f\r]+)"
+    r"|(?P<name>[^\W\d]\w*)(?![\"'])"
+    r"|(?P<nl>\n)"
+    r"""|(?P<str>(?:[rRbBuUfF]{1,2})?(?:\"\"\"[\s\S]*?\"\"\"|'''[\s\S]*?'''|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'))"""
     r"|(?P<comment>\#[^\n]*)"
     r"|(?P<num>\.?\d[\w.]*)"
-    r"|(?P<name>\w+)"
+    r"|(?P<word>\w+)"
     r"|(?P<join>\\[ \t]*(?:\n|\Z))"
-    r"|(?P<nl>\n)"
-    r"|(?P<ws>[ \t\f\r]+)"
     r"|(?P<op>\*\*=?|//=?|->|:=|[-+*/%@&|^<>!=]=|<<=?|>>=?|\S)"
 )
+_QUOTES = '"f'  # how a normalised one-line string starts
 _OPEN, _CLOSE = "([{", ")]}"
 # Where a parenthesised expression fills a whole slot: after these, parentheses group nothing.
 # (Not after `not`, `and`, `in`, `is`: `not (a and b)` is not `not a and b`.)
 _AUGMENTED = ("+=", "-=", "*=", "/=", "//=", "%=", "**=", "|=", "&=", "^=", "@=", ">>=", "<<=")
 _SLOT_OPENERS = frozenset(
     ["=", "return", "assert", "if", "import", "elif", "while", "yield", "del", "else", ":", ",",
-     "(", *_AUGMENTED]
+     "(", "with", *_AUGMENTED]
 )  # fmt: skip
 # A tuple in parentheses is the same tuple without them only where a bare tuple may stand:
 # a statement's right-hand side (`f(a=(1, 2))` is not `f(a=1, 2)`).
-_TUPLE_SLOTS = frozenset(["=", "return", "yield", "del", "import", *_AUGMENTED])
+# (`with (a(), b()):` holds two context managers either way.)
+_TUPLE_SLOTS = frozenset(["=", "return", "yield", "del", "import", "with", *_AUGMENTED])
 # What may follow a parenthesised expression that fills its slot.
 _SLOT_ENDS = frozenset([",", ")", "]", "}", ":"])
 _BUILTIN_GENERICS = {
@@ -75,6 +81,8 @@ _HINT_WORDS = frozenset(["optional", "union", "none", "f", "r", "b", "u", "rb", 
 _CONTINUING_OPS = frozenset(
     ["==", "!=", "<", ">", "<=", ">=", "+", "*", "/", "//", "%", "|", "&", "^", ".", "@", "**"]
 )
+# A line of an import statement: `import x`, `from x import (a, b`, or a name list inside it.
+_IMPORT_LINE = re.compile(r"^\s*(?:(?:from\s+\S+\s+)?import\b.*|[\w\s,]*\)?\s*)$")
 _MARK = "\0"
 _PUNCTUATION = "()[]{},\\ \t"  # a logical line's start in Python, followed by its indentation
 
@@ -88,7 +96,37 @@ class Span:
 
 
 def formatting_spans(path: str, hunks: Sequence[tuple[Sequence[str], Sequence[str]]]) -> list[Span]:
-    """The runs of a file's hunks (removed lines, added lines) that change only formatting."""
+    """The runs of a file's hunks (removed lines, added lines) that change only formatting.
+
+    In a Python file the formatter swept (most of its hunks only re-format), the rest is read
+    as the sweep's too where it can be: a hunk whose tokens match once indentation is let go
+    (git cut it out of a statement whose first line it kept) or that only adds, drops or
+    re-orders imports (the linter's import fixes, made in the same pass)."""
+    spans = _strict_spans(path, hunks)
+    covered = sum(span.last - span.first + 1 for span in spans)
+    if not path.lower().endswith(_PYTHON) or covered < SWEPT * len(hunks) or len(hunks) < 5:
+        return spans
+    inside = {k for span in spans for k in range(span.first, span.last + 1)}
+    more = [Span(k, k) for k in range(len(hunks)) if k not in inside and _swept(hunks[k])]
+    return sorted(spans + more, key=lambda span: span.first)
+
+
+def _swept(hunk: tuple[Sequence[str], Sequence[str]]) -> bool:
+    removed, added = hunk
+    if all(_IMPORT_LINE.match(line) for line in (*removed, *added)):
+        return any("import" in line for line in (*removed, *added))
+    if not (removed and added) or _words(removed) != _words(added):
+        return False
+    return _loose(removed) == _loose(added)
+
+
+def _loose(lines: Sequence[str]) -> list[str]:
+    """python_form without statements' indentation and a trailing comma the hunk ends on."""
+    out = [t for t in python_form(lines) if not t.startswith(_MARK)]
+    return out[:-1] if out and out[-1] == "," else out
+
+
+def _strict_spans(path: str, hunks: Sequence[tuple[Sequence[str], Sequence[str]]]) -> list[Span]:
     norm = _normalizer(path)
     words: dict[int, tuple[list[str], list[str]]] = {}  # read only where a match may be
     out: list[Span] = []
@@ -397,7 +435,9 @@ def _join_strings(tokens: list[str]) -> list[str]:
     f-string with f-string or with a plain one that has no braces."""
     out: list[str] = []
     for token in tokens:
-        joined = _join(out[-1], token) if out else None
+        joined = None
+        if out and token[0] in _QUOTES and out[-1][0] in _QUOTES:
+            joined = _join(out[-1], token)
         if joined is None:
             out.append(token)
         else:

@@ -7,7 +7,9 @@ wherever it is shown.
 
 Forms read: a title that starts with `Revert`/`Reverts`/`Reverted` or `[Revert]` after any
 `[Tag]`s, or says `(reverts #N)`; a body with git's `This reverts commit <sha>` or GitHub's
-revert button's `Reverts owner/repo#N`. The reverted PR, most explicit first: the body's
+revert button's `Reverts owner/repo#N`, or that opens with `Revert` and the reverted
+commit's link. A re-land (reverting a revert, `Reapply …`) is no revert: relands.py. The
+reverted PR, most explicit first: the body's
 `Reverts owner/repo#N`, `revert of PR #N`, `Original PR: #N`; the title's `reverts #N`, a
 squash title's `(#N)` (inside a quoted title or after it), any `#N`; a `revert … /pull/N` link
 in the body. Where the text names none, the store answers (link): the PR whose merge commit is
@@ -32,11 +34,17 @@ _REVERT_TITLE = re.compile(
     re.IGNORECASE,
 )
 # git's `revert` message, and GitHub's "Revert" button ("Reverts owner/repo#N").
+# Also a body that opens with "Revert" and the reverted commit's link.
 _REVERT_BODY = re.compile(
-    r"\bThis reverts commit [0-9a-f]{7,40}|^Reverts [\w.-]+/[\w.-]+#\d+",
+    r"\bThis reverts commit [0-9a-f]{7,40}|^Reverts [\w.-]+/[\w.-]+#\d+"
+    r"|\A\s*Reverts?:?\s+https://github\.com/[\w.-]+/[\w.-]+/commit/[0-9a-f]{7,40}",
     re.IGNORECASE | re.MULTILINE,
 )
-_REVERTED_SHA = re.compile(r"This reverts commit ([0-9a-f]{7,40})", re.IGNORECASE)
+_REVERTED_SHA = re.compile(
+    r"This reverts commit ([0-9a-f]{7,40})"
+    r"|\A\s*Reverts?:?\s+https://github\.com/[\w.-]+/[\w.-]+/commit/([0-9a-f]{7,40})",
+    re.IGNORECASE,
+)
 _OWNER_REPO = r"(?:[\w.-]+/[\w.-]+)?"
 # The reverted PR, most explicit first (see the module's docstring).
 _REVERTED_NUMBER: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -129,7 +137,8 @@ def reland_ref(title: str, body: str | None, number: int | None = None) -> Relan
         elif in_body.group(3):
             revert = revert or _other(int(in_body.group(3)), number)
     sha = _REVERTED_SHA.search(body)
-    return RelandRef(original, revert, sha.group(1).lower() if sha else None, quoted)
+    found = (sha.group(1) or sha.group(2)).lower() if sha else None
+    return RelandRef(original, revert, found, quoted)
 
 
 def _first_number(text: str, own: int | None) -> int | None:
@@ -173,7 +182,7 @@ def revert_ref(title: str, body: str | None, number: int | None = None) -> Rever
     quoted = _REVERTED_TITLE.search(title)
     return RevertRef(
         number=named,
-        sha=sha.group(1).lower() if sha else None,
+        sha=(sha.group(1) or sha.group(2)).lower() if sha else None,
         title=_OWN_NUMBER.sub("", quoted.group(1)).strip() if quoted else None,
     )
 

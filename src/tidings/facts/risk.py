@@ -117,6 +117,8 @@ _BUILD_TOOL = re.compile(
 _PATH_ENTRY = re.compile(r"""^["'][^"'\s:]*[/*][^"'\s:]*["']\s*,?\s*(?:#.*)?$""")
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@")
 _OPENERS, _CLOSERS = "([{", ")]}"
+_STATEMENT_LINES = 12  # an assert's lines joined at most
+_REWORDED = 0.6  # how alike an assert and a removed one are when it only rewords it
 
 
 @dataclass(frozen=True, slots=True)
@@ -346,7 +348,9 @@ class Reformatted:
     """How much of a PR only re-formats code: the rules read the PR without those lines."""
 
     lines: int  # changed lines (removed and added) of code and tests that only re-format
-    of: int  # changed lines of code and tests
+    # Changed lines of code and tests whose hunks the store holds (a file's diff is kept up to
+    # a bound: the share is read from what was seen).
+    of: int
 
     @property
     def sweep(self) -> bool:
@@ -363,8 +367,9 @@ def _net(pr: MergedPR, rules: _Rules) -> tuple[MergedPR, dict[int, Diff | None],
     netted = measured = 0
     for f in pr.files:
         code = rules.kind(f.path) in ("code", "test")
-        measured += f.lines if code else 0
         diff = parse_patch(f.patch) if code else None
+        if diff is not None and diff.removed_known:
+            measured += sum(len(h.removed) + len(h.added) for h in diff.hunks)
         spans = _spans(f.path, diff) if diff is not None else []
         if diff is None or not spans:
             if code:
@@ -493,7 +498,8 @@ class _Rules:
     def missing_tests(self, pr: MergedPR, view: _View) -> RiskTag | None:
         """Product code changed and no test changed with it. A change that only deletes code
         (dead code, a feature dropped) has nothing new to test; a test file whose only new
-        lines switch tests off tests nothing."""
+        lines switch tests off tests nothing; a formatting change asks tests only for the
+        code it creates."""
         code = [f for f in pr.files if self.is_code(f.path)]
         if view.reformatted.sweep:
             # A formatting change's other lines are the linter's fixes of the same pass
@@ -572,6 +578,9 @@ class _Rules:
             if not self.matches("large_ignore", f.path)
             and not (self.is_test(f.path) and not f.path.lower().endswith(self.extensions))
         ]
+        if view.reformatted.sweep:
+            # As for missing_tests: a formatting change is as large as the code it creates.
+            counted = [f for f in counted if f.status == "added"]
         lines = sum(f.lines for f in counted)
         files = sum(1 for f in counted if f.lines > _SWEEP_LINES)
         if lines < self.cfg.large_lines and files < self.cfg.large_files:
@@ -588,30 +597,46 @@ class _Rules:
 
     def assert_validation(self, pr: MergedPR, view: _View) -> RiskTag | None:
         """New asserts in product code that check a value; an assert moved or re-indented
-        within the PR, or one that only narrows a type, adds no check."""
+        within the PR, one that rewords an assert the PR removes anywhere (moved to another
+        file, its message or its wrapping changed), or one that only narrows a type, adds
+        no check. Asserts compare as whole statements, continuation lines joined."""
         out: list[Evidence] = []
         moved = view.moved.copy()
+        before: list[tuple[str, str]] | None = None  # the PR's removed asserts, read once
         for i, f in view.files(pr):
             if not f.path.endswith(".py") or not self.is_code(f.path):
                 continue
             diff = view.diff(i)
             if diff is None or not any(_ASSERT.match(line) for line in diff.added):
                 continue
-            # The file's removed asserts that were not moved: what a new one may reword.
-            before = [
-                line for line in diff.removed if _ASSERT.match(line) and not view.moved[_key(line)]
-            ]
-            for line in diff.added:
-                if not _ASSERT.match(line):
-                    continue
-                key = _key(line)
-                if moved[key] > 0:
-                    moved[key] -= 1
-                elif narrows_type(line) or _rewrites(line, before, 0.6):
-                    continue
-                else:
-                    out.append(Evidence(path=f.path, line=line.strip()[:200]))
+            if before is None:
+                before = self._removed_asserts(pr, view)
+            for hunk in diff.hunks:
+                for k, line in enumerate(hunk.added):
+                    if not _ASSERT.match(line):
+                        continue
+                    key = _key(line)
+                    if moved[key] > 0:
+                        moved[key] -= 1
+                    elif narrows_type(line) or _rewords(line, _statement(hunk.added, k), before):
+                        continue
+                    else:
+                        out.append(Evidence(path=f.path, line=line.strip()[:200]))
         return self.tag("assert_validation", out) if out else None
+
+    def _removed_asserts(self, pr: MergedPR, view: _View) -> list[tuple[str, str]]:
+        """The asserts the PR removes from product code and adds nowhere as is: each one's
+        first line and whole statement."""
+        out: list[tuple[str, str]] = []
+        for i, f in view.files(pr):
+            diff = view.diff(i) if f.path.endswith(".py") and self.is_code(f.path) else None
+            for hunk in diff.hunks if diff is not None else ():
+                out += [
+                    (line, _statement(hunk.removed, k))
+                    for k, line in enumerate(hunk.removed)
+                    if _ASSERT.match(line) and not view.moved[_key(line)]
+                ]
+        return out
 
     def revert(self, pr: MergedPR, view: _View) -> RiskTag | None:
         line = revert_line(pr.title, pr.body)
@@ -674,6 +699,34 @@ class _Rules:
             "follow_up_promised",
             [Evidence(numbers={"unresolved_threads": pr.unresolved_threads})],
         )
+
+
+def _rewords(line: str, statement: str, before: list[tuple[str, str]]) -> bool:
+    """The assert (its first line, its whole statement) rewords one of `before` (which it
+    uses up): alike as statements, or by their first lines (a message added or dropped)."""
+    for i, (first, whole) in enumerate(before):
+        if _alike(statement, whole) or _alike(line, first):
+            del before[i]
+            return True
+    return False
+
+
+def _alike(a: str, b: str) -> bool:
+    matcher = SequenceMatcher(None, _key(b), _key(a))
+    return matcher.quick_ratio() >= _REWORDED and matcher.ratio() >= _REWORDED
+
+
+def _statement(lines: Sequence[str], k: int) -> str:
+    """The statement starting at lines[k], its continuation lines joined (brackets left open
+    or a trailing backslash), up to a bound."""
+    parts: list[str] = []
+    depth = 0
+    for line in lines[k : k + _STATEMENT_LINES]:
+        parts.append(line.strip())
+        depth += sum(line.count(c) for c in _OPENERS) - sum(line.count(c) for c in _CLOSERS)
+        if depth <= 0 and not line.rstrip().endswith("\\"):
+            break
+    return " ".join(parts)
 
 
 def _tool_config_only(path: str, diff: Diff | None) -> bool:
