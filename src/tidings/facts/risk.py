@@ -454,6 +454,7 @@ class _Rules:
     def __init__(self, repo: RepoConfig) -> None:
         self.repo = repo
         self.cfg = repo.risk
+        self.reformatted: dict[int, Reformatted] = {}  # per PR assessed
         # The config's weights name only known tags (config.RiskConfig checks them).
         self.weights = {tag: self.cfg.weights.get(tag, w) for tag, w in DEFAULT_WEIGHTS.items()}
         self.paths = PathKinds(repo)
@@ -476,6 +477,7 @@ class _Rules:
 
     def assess(self, pr: MergedPR) -> list[RiskTag]:
         view = _View(pr, self)
+        self.reformatted[pr.number] = view.reformatted
         pr = view.pr  # formatting-only hunks netted out
         tags: list[RiskTag] = []
         for rule in (
@@ -825,6 +827,15 @@ def assess(pr: MergedPR, repo: RepoConfig) -> list[RiskTag]:
 def assess_all(prs: Iterable[MergedPR], repo: RepoConfig) -> dict[int, list[RiskTag]]:
     rules = _Rules(repo)
     return {pr.number: rules.assess(pr) for pr in prs}
+
+
+def assess_week(
+    prs: Iterable[MergedPR], repo: RepoConfig
+) -> tuple[dict[int, list[RiskTag]], dict[int, Reformatted]]:
+    """Each PR's tags, and how much of it only re-formats code (read once for both)."""
+    rules = _Rules(repo)
+    tags = {pr.number: rules.assess(pr) for pr in prs}
+    return tags, rules.reformatted
 
 
 def risk_score(tags: Sequence[RiskTag]) -> float:

@@ -18,13 +18,16 @@ from tidings.facts.activity_data import WindowData, load_window
 from tidings.facts.evidence import PREvidence
 from tidings.facts.generated import is_bot_pr, is_generated
 from tidings.facts.importance import Scored, score_merged
+from tidings.facts.relands import Reland
 from tidings.facts.reverts import reverted_titles
 from tidings.facts.review_figures import ThreadFigures, load_thread_figures
 from tidings.facts.risk import (
     MergedPR,
+    Reformatted,
     RiskTag,
     RiskTagName,
     assess_all,
+    assess_week,
     load_merged,
     reverted_pr,
     risk_score,
@@ -93,6 +96,14 @@ class WeekFacts:
     repo: RepoConfig | None = None  # the generated-path globs churn and themes leave out
     # Merged PRs' review-thread figures (facts/review_figures.py), where the store has them.
     threads: dict[int, ThreadFigures] = field(default_factory=dict)
+    # How much of each merged PR only re-formats code (facts/formatting.py, risk.py).
+    reformatted: dict[int, Reformatted] = field(default_factory=dict)
+    relands: dict[int, Reland] = field(default_factory=dict)  # re-land PR -> what it re-lands
+
+    def sweep(self, number: int) -> bool:
+        """The PR is a formatting change (most of its code and test lines only re-format)."""
+        found = self.reformatted.get(number)
+        return found is not None and found.sweep
 
     @property
     def by_number(self) -> dict[int, MergedPR]:
@@ -131,6 +142,8 @@ def load_week(conn: Connection, repo_id: int, repo: RepoConfig, window: Window) 
     ]
     # load_merged linked each revert through the store; the risk tag reads the same link.
     reverts = {p.number: n for p in prs if (n := reverted_pr(p)) is not None}
+    risks, reformatted = assess_week(prs, repo)
+    relands = {p.number: p.reland for p in prs if p.reland is not None}
     return WeekFacts(
         window=window,
         prev_window=prev_window,
@@ -138,18 +151,25 @@ def load_week(conn: Connection, repo_id: int, repo: RepoConfig, window: Window) 
         prev_prs=prev_prs,
         scores=scored,
         ranked=ranked,
-        risks=assess_all(prs, repo),
+        risks=risks,
         data=data,
         watch=watchlist(data, repo.bots),
         data_as_of=data_as_of(conn, repo_id),
         sources=dict(sorted(sources.items())),
         reverts=reverts,
-        reverted=reverted_titles(conn, repo_id, reverts.values()),
+        reverted=reverted_titles(conn, repo_id, [*reverts.values(), *_relanded(relands)]),
         bots=bots,
         tracks=tracks,
         repo=repo,
         threads=load_thread_figures(conn, repo_id, merged, window.end),
+        reformatted=reformatted,
+        relands=relands,
     )
+
+
+def _relanded(relands: dict[int, Reland]) -> list[int]:
+    """The PRs re-lands bring back and the reverts they undo (the weekly names their titles)."""
+    return [n for r in relands.values() for n in (r.original, r.revert) if n is not None]
 
 
 # -- counting --------------------------------------------------------------------------------
