@@ -95,20 +95,53 @@ class Span:
     last: int
 
 
-def formatting_spans(path: str, hunks: Sequence[tuple[Sequence[str], Sequence[str]]]) -> list[Span]:
+def formatting_spans(
+    path: str, hunks: Sequence[tuple[Sequence[str], Sequence[str]]], *, swept: bool = False
+) -> list[Span]:
     """The runs of a file's hunks (removed lines, added lines) that change only formatting.
 
-    In a Python file the formatter swept (most of its hunks only re-format), the rest is read
-    as the sweep's too where it can be: a hunk whose tokens match once indentation is let go
-    (git cut it out of a statement whose first line it kept) or that only adds, drops or
-    re-orders imports (the linter's import fixes, made in the same pass)."""
+    In a Python file a formatter swept (`swept`: its PR mostly re-formats; or most of the
+    file's own hunks do) the rest is read as the sweep's too where it can be
+    (`lenient_spans`)."""
     spans = _strict_spans(path, hunks)
     covered = sum(span.last - span.first + 1 for span in spans)
-    if not path.lower().endswith(_PYTHON) or covered < SWEPT * len(hunks) or len(hunks) < 5:
+    if not swept and (covered < SWEPT * len(hunks) or len(hunks) < 5):
         return spans
     inside = {k for span in spans for k in range(span.first, span.last + 1)}
-    more = [Span(k, k) for k in range(len(hunks)) if k not in inside and _swept(hunks[k])]
-    return sorted(spans + more, key=lambda span: span.first)
+    return sorted(spans + lenient_spans(path, hunks, inside), key=lambda span: span.first)
+
+
+def lenient_spans(
+    path: str, hunks: Sequence[tuple[Sequence[str], Sequence[str]]], taken: set[int]
+) -> list[Span]:
+    """The hunks of a swept Python file, not in `taken`, that a formatter's pass explains
+    once the file is known to be swept: a hunk whose tokens match with indentation and
+    brackets let go (git cut it out of a statement whose first or last line it kept), or
+    that only adds, drops or re-orders imports (the linter's import fixes)."""
+    if not path.lower().endswith(_PYTHON):
+        return []
+    out: list[Span] = []
+    k = 0
+    while k < len(hunks):
+        if k in taken:
+            k += 1
+        elif _swept(hunks[k]):
+            out.append(Span(k, k))
+            k += 1
+        elif (
+            k + 1 < len(hunks) and k + 1 not in taken and _swept(_join_two(hunks[k], hunks[k + 1]))
+        ):
+            out.append(Span(k, k + 1))  # a statement's closing line kept between the two
+            k += 2
+        else:
+            k += 1
+    return out
+
+
+def _join_two(
+    a: tuple[Sequence[str], Sequence[str]], b: tuple[Sequence[str], Sequence[str]]
+) -> tuple[list[str], list[str]]:
+    return [*a[0], *b[0]], [*a[1], *b[1]]
 
 
 def _swept(hunk: tuple[Sequence[str], Sequence[str]]) -> bool:
@@ -121,9 +154,16 @@ def _swept(hunk: tuple[Sequence[str], Sequence[str]]) -> bool:
 
 
 def _loose(lines: Sequence[str]) -> list[str]:
-    """python_form without statements' indentation and a trailing comma the hunk ends on."""
-    out = [t for t in python_form(lines) if not t.startswith(_MARK)]
-    return out[:-1] if out and out[-1] == "," else out
+    """python_form without statements' indentation, brackets, and the commas before a
+    closing bracket or the hunk's end."""
+    tokens = [t for t in python_form(lines) if not t.startswith(_MARK)]
+    out: list[str] = []
+    for k, token in enumerate(tokens):
+        after = tokens[k + 1] if k + 1 < len(tokens) else ")"
+        if token in _OPEN or token in _CLOSE or (token == "," and after in _CLOSE):
+            continue
+        out.append(token)
+    return out
 
 
 def _strict_spans(path: str, hunks: Sequence[tuple[Sequence[str], Sequence[str]]]) -> list[Span]:

@@ -22,12 +22,12 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from difflib import SequenceMatcher
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Literal, get_args
+from typing import TYPE_CHECKING, Literal, get_args
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from tidings.facts.formatting import formatting_spans
+from tidings.facts.formatting import Span, formatting_spans, lenient_spans
 from tidings.facts.paths import PathKinds
 from tidings.facts.relands import Reland, link_reland, reverted_by, store_texts
 from tidings.facts.renamed_tests import TestFile, dropped_tests
@@ -361,25 +361,34 @@ class Reformatted:
 def _net(pr: MergedPR, rules: _Rules) -> tuple[MergedPR, dict[int, Diff | None], Reformatted]:
     """The PR as the rules read it: each file's formatting-only hunks taken out of its diff
     and its counts (a file left with no change at all is no longer changed), the diffs so
-    parsed, and how many lines went."""
-    files: list[PRFile] = []
-    diffs: dict[int, Diff | None] = {}
-    netted = measured = 0
+    parsed, and how many lines went. In a formatting change (most lines only re-format) each
+    Python file's other hunks are read again, leniently, as the sweep's (formatting.py)."""
+    read: list[tuple[PRFile, Diff | None, set[int]]] = []
+    measured = 0
     for f in pr.files:
         code = rules.kind(f.path) in ("code", "test")
         diff = parse_patch(f.patch) if code else None
+        gone: set[int] = set()
         if diff is not None and diff.removed_known:
             measured += sum(len(h.removed) + len(h.added) for h in diff.hunks)
-        spans = _spans(f.path, diff) if diff is not None else []
-        if diff is None or not spans:
-            if code:
+            gone = _covered(formatting_spans(f.path, _pairs(diff)))
+        read.append((f, diff, gone))
+    netted = sum(_lines(diff, gone) for _, diff, gone in read)
+    if netted and netted >= SWEEP_SHARE * measured:
+        for f, diff, gone in read:
+            if diff is not None and gone and len(gone) < len(diff.hunks):
+                gone |= _covered(lenient_spans(f.path, _pairs(diff), gone))
+        netted = sum(_lines(diff, gone) for _, diff, gone in read)
+    files: list[PRFile] = []
+    diffs: dict[int, Diff | None] = {}
+    for f, diff, gone in read:
+        if diff is None or not gone:
+            if rules.kind(f.path) in ("code", "test"):
                 diffs[len(files)] = diff
             files.append(f)  # other files are parsed when a rule needs them
             continue
-        gone = {k for span in spans for k in range(span.first, span.last + 1)}
         removed = sum(len(diff.hunks[k].removed) for k in gone)
         added = sum(len(diff.hunks[k].added) for k in gone)
-        netted += removed + added
         left = replace(
             f,
             additions=None if f.additions is None else max(f.additions - added, 0),
@@ -396,10 +405,18 @@ def _net(pr: MergedPR, rules: _Rules) -> tuple[MergedPR, dict[int, Diff | None],
     return replace(pr, files=tuple(files)), diffs, Reformatted(netted, measured)
 
 
-def _spans(path: str, diff: Diff) -> list[Any]:
-    if not diff.removed_known or len(diff.hunks) == 0:
-        return []
-    return formatting_spans(path, [(h.removed, h.added) for h in diff.hunks])
+def _pairs(diff: Diff) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    return [(h.removed, h.added) for h in diff.hunks]
+
+
+def _covered(spans: Iterable[Span]) -> set[int]:
+    return {k for span in spans for k in range(span.first, span.last + 1)}
+
+
+def _lines(diff: Diff | None, gone: set[int]) -> int:
+    if diff is None:
+        return 0
+    return sum(len(diff.hunks[k].removed) + len(diff.hunks[k].added) for k in gone)
 
 
 def reformatted(pr: MergedPR, repo: RepoConfig) -> Reformatted:
@@ -564,6 +581,9 @@ class _Rules:
 
     def core_path(self, pr: MergedPR, view: _View) -> RiskTag | None:
         hits = [f for f in pr.files if self.matches("core_paths", f.path)]
+        if view.reformatted.sweep:
+            # A formatting change's spot fixes (an unused name dropped) touch no core logic.
+            hits = [f for f in hits if f.lines > _SWEEP_LINES]
         if not hits:
             return None
         hits.sort(key=lambda f: (-f.lines, f.path))

@@ -393,10 +393,12 @@ class _Writer(SlotText):
         return Prose(text=what, refs=self.revert_refs(number)) if what else None
 
     def formatting_text(self, number: int, key: str) -> str:
-        """How much of the PR only re-formats code (`pr_formatting`, `risk_formatting`), or
-        "" below the lines that would make a PR worth a test."""
+        """How much of the PR only re-formats code (`pr_formatting`, `risk_formatting`): for a
+        formatting change always, else from the lines that would make a PR worth a test."""
         found = self.facts.reformatted.get(number)
-        if found is None or found.lines < self.repo.risk.missing_tests_min_lines:
+        if found is None or not (
+            found.sweep or found.lines >= self.repo.risk.missing_tests_min_lines
+        ):
             return ""
         share = round(100 * found.lines / found.of) if found.of else 100
         return self.t(key, lines=found.lines, share=share)
