@@ -419,11 +419,6 @@ def _lines(diff: Diff | None, gone: set[int]) -> int:
     return sum(len(diff.hunks[k].removed) + len(diff.hunks[k].added) for k in gone)
 
 
-def reformatted(pr: MergedPR, repo: RepoConfig) -> Reformatted:
-    """How much of the PR only re-formats code (the reports say a sweep is one)."""
-    return _net(pr, _Rules(repo))[2]
-
-
 # -- the rules ---------------------------------------------------------------------------------
 
 
