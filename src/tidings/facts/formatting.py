@@ -5,24 +5,28 @@ changes nothing: read as a change it fires every size, test and assert rule. So 
 (facts/risk.py) net such hunks out before any rule reads the PR, and the reports say a PR is a
 formatting change where most of its lines are.
 
-What counts as formatting only is what a code formatter (ruff format, black, clang-format)
-does without changing what the code means, and nothing a person would do to change it:
+What counts as formatting only is what a formatter sweep (ruff format with its linter's
+fixes, black, clang-format) does without changing what the code runs:
 
 - whitespace and line breaks, except where they carry meaning: in Python the indentation of
   a statement's first line (a dedent moves code out of a block), in YAML and other
   indentation-sensitive or line-oriented files any change but trailing spaces and blank lines;
-- in Python: quote style (`'x'` and `"x"` where neither holds the other quote), string prefix
-  case, a trailing comma before a closing bracket (not a one-element tuple's), redundant
-  parentheses around a whole expression (after `=`, `return`, `assert`, `if`, `in`, … up to
-  the end of the line or the next comma: `(a, b)` there is the same tuple), implicitly
-  concatenated strings joined, the case of a number's letters, and the spaces inside a
-  comment;
+- in Python: quote style (and the escapes it needs), string prefix case, a trailing comma
+  before a closing bracket (not a one-element tuple's), redundant parentheses around a whole
+  expression (after `=`, `return`, `assert`, `if`, `import`, `,`, … up to the end of the
+  line, a comma, a colon or a closing bracket: a tuple only where a bare one may stand),
+  implicitly concatenated strings joined, a docstring re-wrapped, the case of a number's
+  letters, comments (no rule reads them), and the type-hint spellings `ruff check --fix`
+  writes (`Optional[X]` as `X | None`, `Union[A, B]` as `A | B`, `List` as `list`);
 - in C-family, JSON and TOML files: any whitespace (they are free-form).
 
-A change to words inside a string or a comment, to an operator or a name, or to where a
-parenthesis sits in an expression (`(a + b) * c` against `a + (b * c)`) is a change. The check
-is per hunk, and over a few neighbouring hunks together: a re-wrapped statement may keep one of
-its lines (a lone `)`), which splits it into hunks that only match as a whole.
+A change to the words of a (one-line) string, to an operator or a name, or to where a
+parenthesis sits in an expression (`(a + b) * c` against `a + (b * c)`, `not (a and b)`
+against `not a and b`) is a change. The check is per hunk, and over a few neighbouring hunks
+together: a re-wrapped statement may keep one of its lines (a lone `)`), which splits it into
+hunks that only match as a whole; code removed in one hunk and added in the next is moved,
+not re-formatted. In a PR or file a formatter swept, the rest is read leniently
+(`lenient_spans`).
 """
 
 from __future__ import annotations
@@ -83,8 +87,8 @@ _CONTINUING_OPS = frozenset(
 )
 # A line of an import statement: `import x`, `from x import (a, b`, or a name list inside it.
 _IMPORT_LINE = re.compile(r"^\s*(?:(?:from\s+\S+\s+)?import\b.*|[\w\s,]*\)?\s*)$")
-_MARK = "\0"
-_PUNCTUATION = "()[]{},\\ \t"  # a logical line's start in Python, followed by its indentation
+_MARK = "\0"  # a logical line's start in Python, followed by its indentation
+_PUNCTUATION = "()[]{},\\ \t"  # what a hunk that only closes or splits a statement holds
 
 
 @dataclass(frozen=True, slots=True)

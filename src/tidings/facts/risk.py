@@ -7,6 +7,12 @@ stores them), the approval rule needs reviews (only the GitHub API gives them), 
 follow-up rule needs the count of unresolved review threads. The LLM layer may add notes next
 to the tags; it never sets one.
 
+The rules read a PR without the hunks that only re-format code (facts/formatting.py): a
+formatter sweep's re-wrapped asserts, lines and tool settings are no change. A PR that is
+mostly such hunks is a formatting change (`Reformatted.sweep`), which the size rules read by
+the code it creates. Tests are lost only when no new test takes their place
+(facts/renamed_tests.py); a re-land is linked to what it brings back (facts/relands.py).
+
 Thresholds and paths come from `[repos.risk]` in tidings.toml (config.RiskConfig). The tag
 names are defined here once (`RiskTagName`); the config's check of `weights`, the report
 models, the words of each language and the benchmarks derive theirs from it.
