@@ -105,3 +105,20 @@ def test_blank_lines_and_free_form_files() -> None:
     # YAML's indentation is its structure: only trailing spaces and blank lines are free.
     assert same(["key: value   "], ["key: value"], "ci.yaml")
     assert not same(["  key: value"], ["key: value"], "ci.yaml")
+
+
+def test_a_swept_file_s_import_fixes_and_split_statements_are_the_sweep_s() -> None:
+    moved_import = (["from typing import Optional", ""], [])
+    # git kept a lone `)` that closed the first call before and closes the second after.
+    split = (
+        ["    t = torch.empty((n, ),", "                    pin_memory=True)", "    u = t.numpy("],
+        ["    t = torch.empty((n,), pin_memory=True"],
+    )
+    closing = ([], ["    u = t.numpy()"])
+    hunks = [moved_import, split, closing]
+    assert formatting_spans("m.py", hunks) == []
+    assert formatting_spans("m.py", hunks, swept=True) == [Span(0, 0), Span(1, 2)]
+    # Even in a sweep, code is no import and a changed call is no re-wrap.
+    assert formatting_spans("m.py", [(["import os"], ["import os", "x = 1"])], swept=True) == []
+    changed = (["    t = f(a,", "          b)"], ["    t = f(a, c)"])
+    assert formatting_spans("m.py", [changed], swept=True) == []

@@ -85,8 +85,11 @@ _HINT_WORDS = frozenset(["optional", "union", "none", "f", "r", "b", "u", "rb", 
 _CONTINUING_OPS = frozenset(
     ["==", "!=", "<", ">", "<=", ">=", "+", "*", "/", "//", "%", "|", "&", "^", ".", "@", "**"]
 )
-# A line of an import statement: `import x`, `from x import (a, b`, or a name list inside it.
-_IMPORT_LINE = re.compile(r"^\s*(?:(?:from\s+\S+\s+)?import\b.*|[\w\s,]*\)?\s*)$")
+# Whole import statements, one after another: `import x`, `from x import a, b`, or
+# `from x import (` with its names and closing bracket on the lines after it.
+_IMPORTS = re.compile(
+    r"(?:[ \t]*(?:from[ \t]+\S+[ \t]+)?import[ \t]+(?:\([\w\s,.]*\)|[^\n(]*)[ \t]*(?:\n|\Z))*"
+)
 _MARK = "\0"  # a logical line's start in Python, followed by its indentation
 _PUNCTUATION = "()[]{},\\ \t"  # what a hunk that only closes or splits a statement holds
 
@@ -150,11 +153,16 @@ def _join_two(
 
 def _swept(hunk: tuple[Sequence[str], Sequence[str]]) -> bool:
     removed, added = hunk
-    if all(_IMPORT_LINE.match(line) for line in (*removed, *added)):
-        return any("import" in line for line in (*removed, *added))
+    if _imports_only(removed) and _imports_only(added) and (removed or added):
+        return True
     if not (removed and added) or _words(removed) != _words(added):
         return False
     return _loose(removed) == _loose(added)
+
+
+def _imports_only(lines: Sequence[str]) -> bool:
+    """The lines are whole import statements (or blank)."""
+    return bool(_IMPORTS.fullmatch("\n".join(line for line in lines if line.strip())))
 
 
 def _loose(lines: Sequence[str]) -> list[str]:
