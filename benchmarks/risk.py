@@ -10,7 +10,8 @@ each PR as a git sync would give it (no reviews, so no_approval and follow_up_pr
 judged). Printed per tag:
 true and false positives, misses, precision and recall, and which PRs were wrong; then the same
 for the held-out PRs alone (judged before the rules ever ran on them, never used to tune them),
-how many reverts the revert tag links to the PR they revert, and the rules' time per PR.
+how many reverts the revert tag links to the PR they revert, how many re-lands are linked to
+the PR they bring back and the revert they undo, and the rules' time per PR.
 """
 
 from __future__ import annotations
@@ -65,6 +66,9 @@ def _figures(evaluation: Evaluation) -> dict[str, Any]:
         "reverts_named": evaluation.reverts_named,
         "reverts_linked": evaluation.reverts_linked,
         "reverts_linked_wrongly": evaluation.reverts_wrong,
+        "relands_named": evaluation.relands_named,
+        "relands_linked": evaluation.relands_linked,
+        "relands_linked_wrongly": evaluation.relands_wrong,
     }
 
 
@@ -120,6 +124,11 @@ def render(results: dict[str, Any], console: Console) -> None:
     console.print(
         f"reverts whose reverted PR is known: {whole['reverts_named']}, linked by the tag: "
         f"{whole['reverts_linked']}, linked wrongly: {len(whole['reverts_linked_wrongly'])}",
+        markup=False,
+    )
+    console.print(
+        f"re-lands whose original and revert are known: {whole['relands_named']}, linked to "
+        f"both: {whole['relands_linked']}, linked wrongly: {len(whole['relands_linked_wrongly'])}",
         markup=False,
     )
     console.print(f"rules: {results['seconds_per_pr'] * 1e6:.0f} µs per PR", markup=False)

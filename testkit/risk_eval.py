@@ -58,6 +58,7 @@ class Label:
     why: dict[str, str]
     reverts: int | None
     held_out: bool  # judged before the rules were run on it, never used to shape them
+    relands: tuple[int, int] | None = None  # a re-land's original PR and the revert it undoes
 
 
 @dataclass
@@ -87,6 +88,11 @@ class Evaluation:
     reverts_linked: int
     reverts_wrong: list[int]
     tags: dict[int, list[RiskTag]]
+    # Re-lands the labels name (original and revert), how many are linked to both, and the
+    # PRs linked as re-lands wrongly.
+    relands_named: int = 0
+    relands_linked: int = 0
+    relands_wrong: list[int] = field(default_factory=list)
 
 
 def _lines(path: Path) -> Iterator[dict[str, Any]]:
@@ -153,6 +159,7 @@ def load_labels(data: Path = DATA) -> dict[int, Label]:
             why=dict(entry.get("why", {})),
             reverts=entry.get("reverts"),
             held_out=entry.get("held_out", False),
+            relands=tuple(entry["relands"]) if "relands" in entry else None,  # type: ignore[arg-type]
         )
     return labels
 
@@ -190,6 +197,7 @@ def load_prs(data: Path = DATA, shared: Path = ASCEND) -> list[MergedPR]:
         for n, r in sorted(records.items())
         if start <= datetime.fromisoformat(r["committed_at"]) <= end
     ]
+    known = {n for n, _, _, _ in history}
 
     def by_sha(sha: str) -> int | None:
         found = [n for n, full, _, _ in history if full.startswith(sha)]
@@ -199,7 +207,14 @@ def load_prs(data: Path = DATA, shared: Path = ASCEND) -> list[MergedPR]:
         earlier = [(when, n) for n, _, t, when in history if t == title and when < before]
         return max(earlier)[1] if earlier else None
 
-    return link_reverts(prs, by_sha, by_title)
+    def by_number(n: int) -> tuple[str, str | None, datetime] | None:
+        if n not in known:
+            return None
+        r = records[n]
+        body = _bound((r["body"] or "").strip(), BODY_MAX_CHARS) or None
+        return _title(r["subject"]), body, datetime.fromisoformat(r["committed_at"])
+
+    return link_reverts(prs, by_sha, by_title, by_number)
 
 
 def evaluate(data: Path = DATA, held_out: bool | None = None, shared: Path = ASCEND) -> Evaluation:
@@ -209,8 +224,9 @@ def evaluate(data: Path = DATA, held_out: bool | None = None, shared: Path = ASC
     prs = [p for p in load_prs(data, shared) if held_out in (None, labels[p.number].held_out)]
     per_tag = {t: Score() for t in JUDGED}
     tags: dict[int, list[RiskTag]] = {}
-    named = linked = 0
+    named = linked = relands_named = relands_linked = 0
     wrong: list[int] = []
+    relands_wrong: list[int] = []
     for pr in prs:
         found = assess(pr, repo)
         tags[pr.number] = found
@@ -234,6 +250,12 @@ def evaluate(data: Path = DATA, held_out: bool | None = None, shared: Path = ASC
             linked += link == label.reverts
         if link is not None and link != label.reverts:
             wrong.append(pr.number)
+        again = (pr.reland.original, pr.reland.revert) if pr.reland else None
+        if label.relands is not None:
+            relands_named += 1
+            relands_linked += again == label.relands
+        if again is not None and again != label.relands:
+            relands_wrong.append(pr.number)
     overall = Score(
         tp=sum(s.tp for s in per_tag.values()),
         fp=sum(s.fp for s in per_tag.values()),
@@ -247,4 +269,7 @@ def evaluate(data: Path = DATA, held_out: bool | None = None, shared: Path = ASC
         reverts_linked=linked,
         reverts_wrong=wrong,
         tags=tags,
+        relands_named=relands_named,
+        relands_linked=relands_linked,
+        relands_wrong=relands_wrong,
     )

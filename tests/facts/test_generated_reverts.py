@@ -78,6 +78,8 @@ def test_is_revert() -> None:
     assert is_revert('Revert "x"') and is_revert("[Revert] y") and is_revert("[CI] Revert z")
     assert is_revert("Undo", "This reverts commit 0123456789abcdef.")
     assert not is_revert("[BugFix] Fix the revert path")
-    assert is_revert("[CI]: revert csrc cache") and is_revert(
-        "Reapply x", "This reverts commit 0123abc"
-    )
+    assert is_revert("[CI]: revert csrc cache")
+    # Reverting a revert brings the change back: a re-land (facts/relands.py), no revert.
+    assert not is_revert("Reapply x", "This reverts commit 0123abc")
+    assert not is_revert('Revert "Revert "x (#5)" (#6)"')
+    assert not is_revert("[Re-land] x", 'This PR reverts "[Core] Revert x #6"')

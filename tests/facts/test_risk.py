@@ -543,3 +543,51 @@ def test_load_merged_links_a_revert_through_the_store(sqlite_store, rec: Records
     assert tags(prs[11])["revert"][0].numbers == {"reverts": 10}
     assert week.reverts == {11: 10, 12: 10}
     assert week.reverted == {10: "[Core] Fuse norm"}
+
+
+def test_a_formatting_sweep_is_read_without_its_re_wrapped_lines() -> None:
+    # 40 re-wrapped lines with an existing assert among them, in a core file, and the
+    # formatter's exclude list shortened in pyproject.toml: no rule has anything to read.
+    old = ["    assert x.shape == y.shape, f'shape {x.shape} != {y.shape}'"]
+    new = ["    assert x.shape == y.shape, (", '        f"shape {x.shape} != {y.shape}"', "    )"]
+    wrapped = [(old, new)] + [
+        ([f"    v{k} = f(a,", "          b)"], [f"    v{k} = f(a, b)"]) for k in range(12)
+    ]
+    code = f("engine/core/kernel.py", 15, 25, patch=hunks(*wrapped))
+    toml = f("pyproject.toml", 0, 2, patch=hunks(([' "engine/core/**",', "    # (9)"], [])))
+    assert tags(pr(code, toml)) == {}
+    # The same assert new in the file is a check, wherever the sweep puts it.
+    changed = f("engine/core/kernel.py", 16, 25, patch=hunks(*wrapped, ([], ["    assert n > 0"])))
+    assert "assert_validation" in tags(pr(changed, toml))
+
+
+def test_a_sweep_that_creates_code_still_asks_for_its_tests() -> None:
+    wrapped = [([f"    v{k} = f(a,", "          b)"], [f"    v{k} = f(a, b)"]) for k in range(40)]
+    sweep = f("engine/sampler.py", 40, 80, patch=hunks(*wrapped))
+    lint = f(
+        "engine/other.py",
+        3,
+        3,
+        patch=hunks((["a = 1", "b = 2", "c = 3"], ["a = 2", "b = 3", "c = 4"])),
+    )
+    assert "missing_tests" not in tags(pr(sweep, lint))
+    created = f("engine/patch_new.py", 30, 0, status="added", patch=hunks(([], ["x = 1"] * 30)))
+    assert tags(pr(sweep, lint, created))["missing_tests"][1].path == "engine/patch_new.py"
+
+
+def test_pyproject_tool_settings_are_no_dependency_change() -> None:
+    def dep(*pairs: tuple[list[str], list[str]]) -> bool:
+        return "dependency_change" in tags(pr(f("pyproject.toml", 1, 1, patch=hunks(*pairs))))
+
+    assert not dep((["[tool.ruff]", "line-length = 100"], ["[tool.ruff]", "line-length = 120"]))
+    assert not dep(([], ["[tool.mypy]", "strict = true"]))
+    assert dep((['    "torch>=2.1",'], ['    "torch>=2.5",']))  # a requirement, table unknown
+    assert dep(([], ["[tool.setuptools.packages.find]", 'where = ["src"]']))  # the build
+    assert dep(
+        (
+            ["[build-system]", 'requires = ["setuptools"]'],
+            ["[build-system]", 'requires = ["setuptools>=70"]'],
+        )
+    )
+    # Without hunks the file's name is all there is.
+    assert "dependency_change" in tags(pr(f("pyproject.toml", 1, 1)))

@@ -7,6 +7,12 @@ stores them), the approval rule needs reviews (only the GitHub API gives them), 
 follow-up rule needs the count of unresolved review threads. The LLM layer may add notes next
 to the tags; it never sets one.
 
+The rules read a PR without the hunks that only re-format code (facts/formatting.py): a
+formatter sweep's re-wrapped asserts, lines and tool settings are no change. A PR that is
+mostly such hunks is a formatting change (`Reformatted.sweep`), which the size rules read by
+the code it creates. Tests are lost only when no new test takes their place
+(facts/renamed_tests.py); a re-land is linked to what it brings back (facts/relands.py).
+
 Thresholds and paths come from `[repos.risk]` in tidings.toml (config.RiskConfig). The tag
 names are defined here once (`RiskTagName`); the config's check of `weights`, the report
 models, the words of each language and the benchmarks derive theirs from it.
@@ -17,7 +23,7 @@ from __future__ import annotations
 import ast
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from difflib import SequenceMatcher
@@ -27,11 +33,16 @@ from typing import TYPE_CHECKING, Literal, get_args
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from tidings.facts.formatting import Span, formatting_spans, lenient_spans
 from tidings.facts.paths import PathKinds
+from tidings.facts.relands import Reland, link_reland, reverted_by, store_texts
+from tidings.facts.renamed_tests import TestFile, dropped_tests
 from tidings.facts.reverts import (
+    ByNumber,
     BySha,
     ByTitle,
     link,
+    reland_ref,
     revert_line,
     revert_ref,
     store_lookups,
@@ -101,8 +112,19 @@ _TEST_DEF = re.compile(r"^\s*(?:async\s+)?def\s+(test\w*)\s*\(|^\s*class\s+(Test
 _SWEEP_LINES = 2
 # Code changes that delete at least this many times what they add are removals.
 _REMOVAL_RATIO = 10
+# pyproject.toml: a table header, tools' tables, the tools among them that build or pin
+# dependencies, and a list entry that is a path or glob (a linter's include or exclude).
+_TOML_TABLE = re.compile(r"^\[\[?\s*([^\]]+?)\s*\]\]?\s*(?:#.*)?$")
+_TOOL_TABLE = re.compile(r"^tool\.")
+_BUILD_TOOL = re.compile(
+    r"^tool\.(?:setuptools|setuptools_scm|poetry|pdm|hatch|uv|flit|maturin|scikit-build|"
+    r"cibuildwheel|pixi|conda|meson-python|pybind11)\b"
+)
+_PATH_ENTRY = re.compile(r"""^["'][^"'\s:]*[/*][^"'\s:]*["']\s*,?\s*(?:#.*)?$""")
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@")
 _OPENERS, _CLOSERS = "([{", ")]}"
+_STATEMENT_LINES = 12  # an assert's lines joined at most
+_REWORDED = 0.6  # how alike an assert and a removed one are when it only rewords it
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +188,8 @@ class MergedPR:
     # GitHub's account type, or the git source's (a git name, or one it marked a bot by its
     # email): what tidings.bots needs beside the name.
     author_type: str | None = None
+    # The PR this one re-lands and the revert it undoes (facts/relands.py), else None.
+    reland: Reland | None = None
 
     @property
     def additions(self) -> int:
@@ -285,21 +309,123 @@ def _pin_bump(removed: str, added: str) -> bool:
     )
 
 
-def link_reverts(prs: Sequence[MergedPR], by_sha: BySha, by_title: ByTitle) -> list[MergedPR]:
-    """Each revert whose text names no PR, linked to the one it reverts (reverts.link). The
-    lookups are the store's (load_merged) or an index's (tests)."""
+def link_reverts(
+    prs: Sequence[MergedPR], by_sha: BySha, by_title: ByTitle, by_number: ByNumber | None = None
+) -> list[MergedPR]:
+    """Each revert whose text names no PR, linked to the one it reverts (reverts.link), and
+    each re-land to the PR it brings back and the revert it undoes (relands.link_reland). A
+    "revert" of a revert is a re-land. The lookups are the store's (load_merged) or an
+    index's (tests); without `by_number` a re-land links what its text names."""
     out: list[MergedPR] = []
     for pr in prs:
+        if again := reland_ref(pr.title, pr.body, pr.number):
+            found = link_reland(again, pr.number, pr.merged_at, by_sha, by_title, by_number)
+            out.append(replace(pr, reland=found))
+            continue
         ref = revert_ref(pr.title, pr.body, pr.number)
-        found = link(ref, pr.number, pr.merged_at, by_sha, by_title) if ref else None
-        out.append(replace(pr, reverted=found) if found is not None else pr)
+        target = (
+            (ref.number or link(ref, pr.number, pr.merged_at, by_sha, by_title)) if ref else None
+        )
+        undone = reverted_by(target, by_sha, by_title, by_number) if target and by_number else None
+        if undone is not None:
+            out.append(replace(pr, reland=Reland(undone, target)))
+        elif ref is not None and ref.number is None and target is not None:
+            out.append(replace(pr, reverted=target))
+        else:
+            out.append(pr)
     return out
 
 
 def reverted_pr(pr: MergedPR) -> int | None:
-    """The PR this one reverts, as its text names it or the store linked it, else None."""
+    """The PR this one reverts, as its text names it or the store linked it, else None (a
+    re-land reverts a revert: it is linked as a re-land, not as a revert)."""
+    if pr.reland is not None:
+        return None
     ref = revert_ref(pr.title, pr.body, pr.number)
     return (ref.number or pr.reverted) if ref else None
+
+
+# -- formatting -------------------------------------------------------------------------------
+
+# A PR is a formatting change when this share of its changed code and test lines only
+# re-formats (facts/formatting.py): what is left is the linter's fixes made in the same pass.
+SWEEP_SHARE = 0.8
+
+
+@dataclass(frozen=True, slots=True)
+class Reformatted:
+    """How much of a PR only re-formats code: the rules read the PR without those lines."""
+
+    lines: int  # changed lines (removed and added) of code and tests that only re-format
+    # Changed lines of code and tests whose hunks the store holds (a file's diff is kept up to
+    # a bound: the share is read from what was seen).
+    of: int
+
+    @property
+    def sweep(self) -> bool:
+        """Most of the PR's code and test lines only re-format: a formatting change."""
+        return self.lines > 0 and self.lines >= SWEEP_SHARE * self.of
+
+
+def _net(pr: MergedPR, rules: _Rules) -> tuple[MergedPR, dict[int, Diff | None], Reformatted]:
+    """The PR as the rules read it: each file's formatting-only hunks taken out of its diff
+    and its counts (a file left with no change at all is no longer changed), the diffs so
+    parsed, and how many lines went. In a formatting change (most lines only re-format) each
+    Python file's other hunks are read again, leniently, as the sweep's (formatting.py)."""
+    read: list[tuple[PRFile, Diff | None, set[int]]] = []
+    measured = 0
+    for f in pr.files:
+        code = rules.kind(f.path) in ("code", "test")
+        diff = parse_patch(f.patch) if code else None
+        gone: set[int] = set()
+        if diff is not None and diff.removed_known:
+            measured += sum(len(h.removed) + len(h.added) for h in diff.hunks)
+            gone = _covered(formatting_spans(f.path, _pairs(diff)))
+        read.append((f, diff, gone))
+    netted = sum(_lines(diff, gone) for _, diff, gone in read)
+    if netted and netted >= SWEEP_SHARE * measured:
+        for f, diff, gone in read:
+            if diff is not None and gone and len(gone) < len(diff.hunks):
+                gone |= _covered(lenient_spans(f.path, _pairs(diff), gone))
+        netted = sum(_lines(diff, gone) for _, diff, gone in read)
+    files: list[PRFile] = []
+    diffs: dict[int, Diff | None] = {}
+    for f, diff, gone in read:
+        if diff is None or not gone:
+            if rules.kind(f.path) in ("code", "test"):
+                diffs[len(files)] = diff
+            files.append(f)  # other files are parsed when a rule needs them
+            continue
+        removed = sum(len(diff.hunks[k].removed) for k in gone)
+        added = sum(len(diff.hunks[k].added) for k in gone)
+        left = replace(
+            f,
+            additions=None if f.additions is None else max(f.additions - added, 0),
+            deletions=None if f.deletions is None else max(f.deletions - removed, 0),
+        )
+        if left.lines == 0 and f.status in (None, "modified"):
+            continue  # only re-formatted: not changed
+        diffs[len(files)] = Diff(
+            tuple(h for k, h in enumerate(diff.hunks) if k not in gone), removed_known=True
+        )
+        files.append(left)
+    if not netted:
+        return pr, diffs, Reformatted(0, measured)
+    return replace(pr, files=tuple(files)), diffs, Reformatted(netted, measured)
+
+
+def _pairs(diff: Diff) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    return [(h.removed, h.added) for h in diff.hunks]
+
+
+def _covered(spans: Iterable[Span]) -> set[int]:
+    return {k for span in spans for k in range(span.first, span.last + 1)}
+
+
+def _lines(diff: Diff | None, gone: set[int]) -> int:
+    if diff is None:
+        return 0
+    return sum(len(diff.hunks[k].removed) + len(diff.hunks[k].added) for k in gone)
 
 
 # -- the rules ---------------------------------------------------------------------------------
@@ -310,9 +436,8 @@ class _View:
     the lines the PR both removes and adds anywhere (moved or re-indented, not new)."""
 
     def __init__(self, pr: MergedPR, rules: _Rules) -> None:
-        self.pr = pr
+        self.pr, self._diffs, self.reformatted = _net(pr, rules)
         self.rules = rules
-        self._diffs: dict[int, Diff | None] = {}
 
     def diff(self, index: int) -> Diff | None:
         if index not in self._diffs:
@@ -350,6 +475,7 @@ class _Rules:
     def __init__(self, repo: RepoConfig) -> None:
         self.repo = repo
         self.cfg = repo.risk
+        self.reformatted: dict[int, Reformatted] = {}  # per PR assessed
         # The config's weights name only known tags (config.RiskConfig checks them).
         self.weights = {tag: self.cfg.weights.get(tag, w) for tag, w in DEFAULT_WEIGHTS.items()}
         self.paths = PathKinds(repo)
@@ -372,6 +498,8 @@ class _Rules:
 
     def assess(self, pr: MergedPR) -> list[RiskTag]:
         view = _View(pr, self)
+        self.reformatted[pr.number] = view.reformatted
+        pr = view.pr  # formatting-only hunks netted out
         tags: list[RiskTag] = []
         for rule in (
             self.revert,
@@ -393,8 +521,13 @@ class _Rules:
     def missing_tests(self, pr: MergedPR, view: _View) -> RiskTag | None:
         """Product code changed and no test changed with it. A change that only deletes code
         (dead code, a feature dropped) has nothing new to test; a test file whose only new
-        lines switch tests off tests nothing."""
+        lines switch tests off tests nothing; a formatting change asks tests only for the
+        code it creates."""
         code = [f for f in pr.files if self.is_code(f.path)]
+        if view.reformatted.sweep:
+            # A formatting change's other lines are the linter's fixes of the same pass
+            # (imports, hint spellings, simplifications): only code it creates is new.
+            code = [f for f in code if f.status == "added"]
         lines = sum(f.lines for f in code)
         added = sum(f.additions or 0 for f in code)
         if lines < self.cfg.missing_tests_min_lines or added * _REMOVAL_RATIO < lines - added:
@@ -417,11 +550,8 @@ class _Rules:
         disabled: list[Evidence] = []
         kept = view.moved.copy()  # a moved line nets once, wherever it went
         arrived = view.moved.copy()
-        # Tests in files the PR creates may be the dropped ones moved under new names.
-        created: Counter[str] = Counter()
-        for i, f in view.files(pr):
-            if f.status == "added" and self.is_test(f.path) and (diff := view.diff(i)):
-                created.update(_test_names(diff.added))
+        # Tests defined anew elsewhere in the PR may be the dropped ones, renamed or moved.
+        dropped_in = _dropped_tests(pr, view, self.is_test)
         for i, f in view.files(pr):
             if not self.is_test(f.path):
                 continue
@@ -434,15 +564,8 @@ class _Rules:
             if diff is not None and diff.removed_known:
                 lost = _unmatched(diff.removed, kept)
                 new = _unmatched(diff.added, arrived)
-                # Test cases dropped: names no longer defined anywhere in the PR, more than
-                # the file's new tests (a rewritten test gets a new name, not one fewer).
-                gone = [n for n in _test_names(diff.removed) if n not in view.defined]
                 had = set(_test_names(diff.removed))
-                fresh = [n for n in _test_names(diff.added) if n not in had]
-                dropped = len(gone) - len(fresh)
-                while dropped > 0 and created.total() > 0:
-                    created[next(n for n, c in created.items() if c > 0)] -= 1
-                    dropped -= 1
+                dropped = dropped_in.get(i, 0)
                 # Python tests are counted by their cases (a rewrite that shortens them drops
                 # none); other test files (YAML cases, data) by the lines they lose.
                 by_lines = not f.path.endswith(".py") or (deleted and not had)
@@ -462,6 +585,9 @@ class _Rules:
 
     def core_path(self, pr: MergedPR, view: _View) -> RiskTag | None:
         hits = [f for f in pr.files if self.matches("core_paths", f.path)]
+        if view.reformatted.sweep:
+            # A formatting change's spot fixes (an unused name dropped) touch no core logic.
+            hits = [f for f in hits if f.lines > _SWEEP_LINES]
         if not hits:
             return None
         hits.sort(key=lambda f: (-f.lines, f.path))
@@ -478,6 +604,9 @@ class _Rules:
             if not self.matches("large_ignore", f.path)
             and not (self.is_test(f.path) and not f.path.lower().endswith(self.extensions))
         ]
+        if view.reformatted.sweep:
+            # As for missing_tests: a formatting change is as large as the code it creates.
+            counted = [f for f in counted if f.status == "added"]
         lines = sum(f.lines for f in counted)
         files = sum(1 for f in counted if f.lines > _SWEEP_LINES)
         if lines < self.cfg.large_lines and files < self.cfg.large_files:
@@ -494,35 +623,51 @@ class _Rules:
 
     def assert_validation(self, pr: MergedPR, view: _View) -> RiskTag | None:
         """New asserts in product code that check a value; an assert moved or re-indented
-        within the PR, or one that only narrows a type, adds no check."""
+        within the PR, one that rewords an assert the PR removes anywhere (moved to another
+        file, its message or its wrapping changed), or one that only narrows a type, adds
+        no check. Asserts compare as whole statements, continuation lines joined."""
         out: list[Evidence] = []
         moved = view.moved.copy()
+        before: list[tuple[str, str]] | None = None  # the PR's removed asserts, read once
         for i, f in view.files(pr):
             if not f.path.endswith(".py") or not self.is_code(f.path):
                 continue
             diff = view.diff(i)
             if diff is None or not any(_ASSERT.match(line) for line in diff.added):
                 continue
-            # The file's removed asserts that were not moved: what a new one may reword.
-            before = [
-                line for line in diff.removed if _ASSERT.match(line) and not view.moved[_key(line)]
-            ]
-            for line in diff.added:
-                if not _ASSERT.match(line):
-                    continue
-                key = _key(line)
-                if moved[key] > 0:
-                    moved[key] -= 1
-                elif narrows_type(line) or _rewrites(line, before, 0.6):
-                    continue
-                else:
-                    out.append(Evidence(path=f.path, line=line.strip()[:200]))
+            if before is None:
+                before = self._removed_asserts(pr, view)
+            for hunk in diff.hunks:
+                for k, line in enumerate(hunk.added):
+                    if not _ASSERT.match(line):
+                        continue
+                    key = _key(line)
+                    if moved[key] > 0:
+                        moved[key] -= 1
+                    elif narrows_type(line) or _rewords(line, _statement(hunk.added, k), before):
+                        continue
+                    else:
+                        out.append(Evidence(path=f.path, line=line.strip()[:200]))
         return self.tag("assert_validation", out) if out else None
+
+    def _removed_asserts(self, pr: MergedPR, view: _View) -> list[tuple[str, str]]:
+        """The asserts the PR removes from product code and adds nowhere as is: each one's
+        first line and whole statement."""
+        out: list[tuple[str, str]] = []
+        for i, f in view.files(pr):
+            diff = view.diff(i) if f.path.endswith(".py") and self.is_code(f.path) else None
+            for hunk in diff.hunks if diff is not None else ():
+                out += [
+                    (line, _statement(hunk.removed, k))
+                    for k, line in enumerate(hunk.removed)
+                    if _ASSERT.match(line) and not view.moved[_key(line)]
+                ]
+        return out
 
     def revert(self, pr: MergedPR, view: _View) -> RiskTag | None:
         line = revert_line(pr.title, pr.body)
-        if line is None:
-            return None
+        if line is None or pr.reland is not None:
+            return None  # a re-land is linked (relands.py), not tagged
         reverted = reverted_pr(pr)
         numbers = {"reverts": reverted} if reverted else {}
         return self.tag("revert", [Evidence(line=line[:200], numbers=numbers)])
@@ -539,7 +684,8 @@ class _Rules:
         out: list[Evidence] = []
         for i, f in view.files(pr):
             if self.matches("dependency_paths", f.path):
-                out.append(Evidence(path=f.path, numbers={"lines": f.lines}))
+                if not _tool_config_only(f.path, view.diff(i)):
+                    out.append(Evidence(path=f.path, numbers={"lines": f.lines}))
                 continue
             # Docs name versions, they pin nothing; code and tests are the other rules'.
             if self.kind(f.path) in ("test", "code") or self.matches("large_ignore", f.path):
@@ -581,6 +727,59 @@ class _Rules:
         )
 
 
+def _rewords(line: str, statement: str, before: list[tuple[str, str]]) -> bool:
+    """The assert (its first line, its whole statement) rewords one of `before` (which it
+    uses up): alike as statements, or by their first lines (a message added or dropped)."""
+    for i, (first, whole) in enumerate(before):
+        if _alike(statement, whole) or _alike(line, first):
+            del before[i]
+            return True
+    return False
+
+
+def _alike(a: str, b: str) -> bool:
+    matcher = SequenceMatcher(None, _key(b), _key(a))
+    return matcher.quick_ratio() >= _REWORDED and matcher.ratio() >= _REWORDED
+
+
+def _statement(lines: Sequence[str], k: int) -> str:
+    """The statement starting at lines[k], its continuation lines joined (brackets left open
+    or a trailing backslash), up to a bound."""
+    parts: list[str] = []
+    depth = 0
+    for line in lines[k : k + _STATEMENT_LINES]:
+        parts.append(line.strip())
+        depth += sum(line.count(c) for c in _OPENERS) - sum(line.count(c) for c in _CLOSERS)
+        if depth <= 0 and not line.rstrip().endswith("\\"):
+            break
+    return " ".join(parts)
+
+
+def _tool_config_only(path: str, diff: Diff | None) -> bool:
+    """A pyproject.toml change that only edits tools' settings (`[tool.ruff]`, `[tool.mypy]`,
+    a formatter's exclude list), not what the project needs or how it is built. A hunk's
+    lines belong to the last `[table]` header among them; lines before any header (the diff
+    holds no context) count as tool settings only when they are paths, comments or blank: a
+    linter's path lists, never a requirement."""
+    if not path.endswith("pyproject.toml") or diff is None or not diff.removed_known:
+        return False
+    for hunk in diff.hunks:
+        for lines in (hunk.removed, hunk.added):
+            table: str | None = None
+            for line in lines:
+                text = line.strip()
+                if header := _TOML_TABLE.match(text):
+                    table = header.group(1)
+                elif table is not None:
+                    if not _TOOL_TABLE.match(table) or _BUILD_TOOL.match(table):
+                        return False
+                elif text and not text.startswith("#") and not _PATH_ENTRY.match(text):
+                    return False
+            if table is not None and (not _TOOL_TABLE.match(table) or _BUILD_TOOL.match(table)):
+                return False
+    return True
+
+
 def _rewrites(line: str, before: list[str], similarity: float) -> bool:
     """`line` rewrites one of `before` (the file's removed lines of the same kind, which it
     uses up): the check or the skip existed before the PR, only its wording changed."""
@@ -609,6 +808,17 @@ def _only_disables(diff: Diff | None) -> bool:
         return False
     added = [line for line in diff.added if line.strip()]
     return bool(added) and all(disables_test(line) for line in added)
+
+
+def _dropped_tests(pr: MergedPR, view: _View, is_test: Callable[[str], bool]) -> dict[int, int]:
+    """Per test file (its index), the tests the PR drops and re-adds nowhere, under another
+    name or in another file (facts/renamed_tests.py)."""
+    files = [
+        TestFile(i, f.status == "added", tuple(diff.removed), tuple(diff.added))
+        for i, f in view.files(pr)
+        if is_test(f.path) and (diff := view.diff(i)) is not None and diff.removed_known
+    ]
+    return dropped_tests(files, view.defined)
 
 
 def _test_names(lines: Iterable[str]) -> list[str]:
@@ -641,6 +851,15 @@ def assess(pr: MergedPR, repo: RepoConfig) -> list[RiskTag]:
 def assess_all(prs: Iterable[MergedPR], repo: RepoConfig) -> dict[int, list[RiskTag]]:
     rules = _Rules(repo)
     return {pr.number: rules.assess(pr) for pr in prs}
+
+
+def assess_week(
+    prs: Iterable[MergedPR], repo: RepoConfig
+) -> tuple[dict[int, list[RiskTag]], dict[int, Reformatted]]:
+    """Each PR's tags, and how much of it only re-formats code (read once for both)."""
+    rules = _Rules(repo)
+    tags = {pr.number: rules.assess(pr) for pr in prs}
+    return tags, rules.reformatted
 
 
 def risk_score(tags: Sequence[RiskTag]) -> float:
@@ -739,7 +958,7 @@ def load_merged(conn: Connection, repo_id: int, start: datetime, end: datetime) 
         )
         for r in rows
     ]
-    return link_reverts(prs, *store_lookups(conn, repo_id))
+    return link_reverts(prs, *store_lookups(conn, repo_id), store_texts(conn, repo_id))
 
 
 def _chunks(values: list[int], size: int = 500) -> Iterable[list[int]]:

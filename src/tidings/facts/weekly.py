@@ -19,13 +19,16 @@ from tidings.facts.coverage import has_api_items
 from tidings.facts.evidence import PREvidence
 from tidings.facts.generated import is_bot_pr, is_generated
 from tidings.facts.importance import Scored, score_merged
+from tidings.facts.relands import Reland
 from tidings.facts.reverts import reverted_titles
 from tidings.facts.review_figures import ThreadFigures, load_thread_figures
 from tidings.facts.risk import (
     MergedPR,
+    Reformatted,
     RiskTag,
     RiskTagName,
     assess_all,
+    assess_week,
     load_merged,
     reverted_pr,
     risk_score,
@@ -95,6 +98,9 @@ class WeekFacts:
     repo: RepoConfig | None = None  # the generated-path globs churn and themes leave out
     # Merged PRs' review-thread figures (facts/review_figures.py), where the store has them.
     threads: dict[int, ThreadFigures] = field(default_factory=dict)
+    # How much of each merged PR only re-formats code (facts/formatting.py, risk.py).
+    reformatted: dict[int, Reformatted] = field(default_factory=dict)
+    relands: dict[int, Reland] = field(default_factory=dict)  # re-land PR -> what it re-lands
     # Whether the store holds anything from the GitHub API: without it, the week's issues and
     # unmerged PRs are unknown (facts/coverage.py), not none.
     api_data: bool = True
@@ -104,6 +110,11 @@ class WeekFacts:
         """Whether the week's items other than its merged PRs (issues, open or closed PRs) can
         be counted: not from a git clone alone."""
         return self.api_data
+
+    def sweep(self, number: int) -> bool:
+        """The PR is a formatting change (most of its code and test lines only re-format)."""
+        found = self.reformatted.get(number)
+        return found is not None and found.sweep
 
     @property
     def by_number(self) -> dict[int, MergedPR]:
@@ -132,6 +143,8 @@ def load_week(conn: Connection, repo_id: int, repo: RepoConfig, window: Window) 
     tracks = [Track(topic.title, topic_matches(data, topic, ranked)) for topic in repo.topics]
     # load_merged linked each revert through the store; the risk tag reads the same link.
     reverts = {p.number: n for p in prs if (n := reverted_pr(p)) is not None}
+    risks, reformatted = assess_week(prs, repo)
+    relands = {p.number: p.reland for p in prs if p.reland is not None}
     return WeekFacts(
         window=window,
         prev_window=prev_window,
@@ -139,19 +152,26 @@ def load_week(conn: Connection, repo_id: int, repo: RepoConfig, window: Window) 
         prev_prs=prev_prs,
         scores=scored,
         ranked=ranked,
-        risks=assess_all(prs, repo),
+        risks=risks,
         data=data,
         watch=watchlist(data, repo.bots),
         data_as_of=data_as_of(conn, repo_id),
         sources=dict(sorted(sources.items())),
         reverts=reverts,
-        reverted=reverted_titles(conn, repo_id, reverts.values()),
+        reverted=reverted_titles(conn, repo_id, [*reverts.values(), *_relanded(relands)]),
         bots=bots,
         tracks=tracks,
         repo=repo,
         threads=load_thread_figures(conn, repo_id, merged, window.end),
         api_data=has_api_items(conn, repo_id),
+        reformatted=reformatted,
+        relands=relands,
     )
+
+
+def _relanded(relands: dict[int, Reland]) -> list[int]:
+    """The PRs re-lands bring back and the reverts they undo (the weekly names their titles)."""
+    return [n for r in relands.values() for n in (r.original, r.revert) if n is not None]
 
 
 # -- counting --------------------------------------------------------------------------------

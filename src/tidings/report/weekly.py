@@ -308,8 +308,18 @@ class _Writer(SlotText):
     def reverted_ref(self, number: int) -> ItemRef | None:
         """The PR a merged revert undoes, as a link (its title when the store has it)."""
         target = self.facts.reverts.get(number)
-        if target is None:
-            return None
+        return None if target is None else self.merged_ref(target)
+
+    def reland_refs(self, number: int) -> list[ItemRef]:
+        """A re-land's original PR and the revert it undoes, as links (those known)."""
+        return (
+            [self.merged_ref(n) for n in self.revert_refs(number)]
+            if number in self.facts.relands
+            else []
+        )
+
+    def merged_ref(self, target: int) -> ItemRef:
+        """A merged PR as a link, in the week or before it (its title when the store has it)."""
         if target in self.prs or target in self.facts.data.items:
             return self.ref(target)
         return ItemRef(
@@ -321,9 +331,12 @@ class _Writer(SlotText):
         )
 
     def kind(self, pr: MergedPR) -> str:
-        """What kind of change a PR is, from its title tags and labels, else its files."""
+        """What kind of change a PR is, from its title tags and labels, else its files; a PR
+        whose lines mostly only re-format code is a formatting change, whatever its tags."""
         if pr.number in self.facts.reverts or is_revert(pr.title, pr.body):
             return "revert"
+        if self.facts.sweep(pr.number):
+            return "format"
         for name in [*topic_tags(pr.title), *pr.labels]:
             kind = _KINDS.get(name.strip().lower())
             if kind is not None:
@@ -358,8 +371,39 @@ class _Writer(SlotText):
 
     def revert_refs(self, number: int) -> list[int]:
         """The PR a revert names in the rules' sentences about it (`pr_revert`,
-        `fu_revert_one`): a number the rules cite, so the renderers link it."""
-        return [self.facts.reverts[number]] if number in self.facts.reverts else []
+        `fu_revert_one`), or the PRs a re-land names (`pr_reland`): numbers the rules cite,
+        so the renderers link them."""
+        if number in self.facts.reverts:
+            return [self.facts.reverts[number]]
+        again = self.facts.relands.get(number)
+        return [n for n in (again.original, again.revert) if n is not None] if again else []
+
+    def reland_text(self, number: int, key: str = "pr_reland") -> str | None:
+        """What a re-land brings back: "re-lands #6357 (reverted by #6459)" (`pr_reland`) or
+        "#6357 (reverted by #6459)" (`reland_of`), with what is known of the two."""
+        again = self.facts.relands.get(number)
+        if again is None or (again.original is None and again.revert is None):
+            return None
+        if again.original is not None and again.revert is not None:
+            return self.t(key, n=again.original, revert=again.revert)
+        if again.original is not None:
+            return self.t(f"{key}_original", n=again.original)
+        return self.t(f"{key}_revert", revert=again.revert)
+
+    def reland_prose(self, number: int) -> Prose | None:
+        what = self.reland_text(number, "reland_of")
+        return Prose(text=what, refs=self.revert_refs(number)) if what else None
+
+    def formatting_text(self, number: int, key: str) -> str:
+        """How much of the PR only re-formats code (`pr_formatting`, `risk_formatting`): for a
+        formatting change always, else from the lines that would make a PR worth a test."""
+        found = self.facts.reformatted.get(number)
+        if found is None or not (
+            found.sweep or found.lines >= self.repo.risk.missing_tests_min_lines
+        ):
+            return ""
+        share = round(100 * found.lines / found.of) if found.of else 100
+        return self.t(key, lines=found.lines, share=share)
 
     def describe(self, pr: MergedPR, *, quote: bool = True) -> str:
         """The rules' account of a PR: what kind of change, how big, where, whether tests
@@ -378,6 +422,8 @@ class _Writer(SlotText):
                 if title
                 else self.t("pr_revert_unknown", n=target)
             )
+        elif (again := self.reland_text(pr.number)) is not None:
+            label = again
         else:
             label = self.t(f"kind_{kind}")
         area = self.area(pr)
@@ -402,7 +448,7 @@ class _Writer(SlotText):
             deletions=pr.deletions,
             where=self.t("pr_where", area=area) if area else "",
             tests=tests,
-        )
+        ) + self.formatting_text(pr.number, "pr_formatting")
         said = self.quote(pr.body, pr.title) if quote else ""
         return text + (self.t("pr_quote", quote=said) if said else self.t("period"))
 
@@ -448,6 +494,7 @@ class _Writer(SlotText):
             why=self.llm_only(("why", number)),
             stated_effect=self.effect(pr.body, summary),
             reverts=self.reverted_ref(number),
+            relands=self.reland_refs(number),
             kind=self.kind(pr),
             bot=number in self.facts.bots,
             notes=[
@@ -563,6 +610,13 @@ class _Writer(SlotText):
             parts.append(
                 self.t("summary_reverts", n=len(self.facts.reverts), list=self.join(pairs))
             )
+        relands = [
+            self.t("summary_reland_item", reland=n, what=what)
+            for n in sorted(self.facts.relands)
+            if (what := self.reland_text(n)) is not None
+        ]
+        if relands:
+            parts.append(self.t("summary_relands", n=len(relands), list=self.join(relands)))
         if self.facts.bots:
             parts.append(self.t("summary_bots", n=len(self.facts.bots)))
         counts = risk_counts(self.facts)
@@ -582,6 +636,7 @@ class _Writer(SlotText):
         else:
             parts.append(self.t("summary_norisk"))
         cited = [n for pair in self.facts.reverts.items() for n in pair]
+        cited += [n for r in self.facts.relands for n in (r, *self.revert_refs(r))]
         return self.prose(("summary",), self.sentences(parts), cited)
 
     def coverage(self) -> w.Coverage:
@@ -654,11 +709,16 @@ class _Writer(SlotText):
                     tags=_risk_tags(tags),
                     observation=self.prose(
                         ("risk", n, "observation"),
-                        self.t(
-                            "risk_observation",
-                            n=len(tags),
-                            score=f"{risk_score(tags):g}",
-                            tags=names,
+                        self.sentences(
+                            [
+                                self.t(
+                                    "risk_observation",
+                                    n=len(tags),
+                                    score=f"{risk_score(tags):g}",
+                                    tags=names,
+                                ),
+                                self.formatting_text(n, "risk_formatting"),
+                            ]
                         ),
                     ),
                     follow_up=self.prose(
@@ -667,6 +727,7 @@ class _Writer(SlotText):
                         self.revert_refs(n),
                     ),
                     reverts=self.reverted_ref(n),
+                    relands=self.reland_prose(n),
                     review_threads=self.review_threads(n),
                     files_without_diff=f.by_number[n].unread_diffs or None,
                 )

@@ -90,8 +90,11 @@ class WeeklyPR(_Model):
     risk_score: float  # sum of the tags' weights
     summary: Prose  # what changed: facts and a short quote of its summary (rules), or a model's
     reverts: ItemRef | None = None  # the PR this one reverts, when it is a revert
+    # A re-land's PR it brings back and the revert it undoes, those known (its summary
+    # names them: "re-lands #6357 (reverted by #6459)").
+    relands: list[ItemRef] = Field(default_factory=list, exclude_if=lambda v: not v)
     # The kind of change, from its title tags, labels or files: fix, feature, refactor, perf,
-    # doc, test, ci, misc, deps, revert or code.
+    # doc, test, ci, misc, deps, revert, format (most of its lines only re-format) or code.
     kind: str = "code"
     bot: bool = False  # opened by a bot: out of themes, hot files and the importance ranking
     # Why it matters, one model sentence (none from the rules, which cannot judge it).
@@ -132,6 +135,8 @@ class RiskObservation(_Model):
     observation: Prose
     follow_up: Prose  # what to check on this PR; "" when only the general follow-ups apply
     reverts: ItemRef | None = None  # the PR it reverts, when it is a revert
+    # A re-land's "re-lands #6357 (reverted by #6459)", its numbers linked (WeeklyPR.relands).
+    relands: Prose | None = Field(default=None, exclude_if=lambda v: v is None)
     # Where the store has them (a GitHub sync read the PR's details since migration 0006).
     review_threads: ReviewThreads | None = Field(default=None, exclude_if=lambda v: v is None)
     # As WeeklyPR.files_without_diff: the tags above may miss what those files hold.
