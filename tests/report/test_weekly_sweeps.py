@@ -97,6 +97,16 @@ def test_the_risk_observations_hold_no_formatting_sweep(
     assert {p.kind for p in swept if "vllm-ascend/" in p.item.title} == {"format"}
 
 
+def test_a_sweep_is_no_highlight_and_no_key_pr(
+    weeks: dict[tuple[int, str], WeeklyReport],
+) -> None:
+    # Lines that only re-format weigh nothing in importance: W05's #6135 (1,845 lines, 98% of
+    # them re-wrapped) was a highlight and the top key PR of vllm_ascend/worker.
+    for (week, lang), report in weeks.items():
+        shown = [h.item for h in report.highlights] + [p.item for p in report.key_prs]
+        assert not [i.number for i in shown if sweep_title(i.title)], (week, lang)
+
+
 def test_a_sweep_s_line_says_it_only_re_formats(
     weeks: dict[tuple[int, str], WeeklyReport],
 ) -> None:

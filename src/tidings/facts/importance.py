@@ -1,6 +1,7 @@
 """How important a merged PR is, as a sum of explained parts.
 
-score = size · log2(1 + changed lines, generated and vendored files left out)
+score = size · log2(1 + changed lines, generated and vendored files and, where known, lines
+                     that only re-format code left out)
       + core_path (once, if any file matches the repository's core_paths)
       + discussion · log2(1 + comments + reviews)
       + linked_issue · min(3, issues the PR closes)
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from tidings.config import RepoConfig
@@ -45,8 +47,12 @@ def top_dirs(
     return tuple(d for d, _ in sorted(churn.items(), key=lambda kv: (-kv[1], kv[0]))[:n])
 
 
-def score_merged(data: WindowData, repo: RepoConfig) -> list[Scored]:
-    """Merged PRs of the window, most important first (ties: lower number first)."""
+def score_merged(
+    data: WindowData, repo: RepoConfig, restyled: Mapping[int, int] | None = None
+) -> list[Scored]:
+    """Merged PRs of the window, most important first (ties: lower number first).
+    `restyled`: per PR, changed lines that only re-format code (facts/formatting.py), left
+    out of its size as generated files are."""
     weights = repo.importance
     label_weights = {k.lower(): v for k, v in weights.labels.items()}
     discussion = Counter(c.number for c in data.activity)
@@ -65,6 +71,7 @@ def score_merged(data: WindowData, repo: RepoConfig) -> list[Scored]:
             continue
         generated = sum(f.additions + f.deletions for f in files if is_generated(f.path, repo))
         lines = max(0, item.additions + item.deletions - generated)
+        lines = max(0, lines - (restyled or {}).get(number, 0))
         parts: dict[str, float] = {"size": round(weights.size * math.log2(1 + lines), 2)}
         if repo.core_paths and any(any_match(repo.core_paths, f.path) for f in files):
             parts["core_path"] = weights.core_path

@@ -131,7 +131,11 @@ def load_week(conn: Connection, repo_id: int, repo: RepoConfig, window: Window) 
     data = load_window(
         conn, repo_id, repo.name, window.start, window.end, roles=load_roles(conn, repo_id, repo)
     )
-    scored = {s.number: s for s in score_merged(data, repo)}
+    risks, reformatted = assess_week(prs, repo)
+    # Lines that only re-format are no measure of a change's weight: a sweep of 2,000
+    # re-wrapped lines is not the week's most important PR.
+    restyled = _restyled(prs, reformatted)
+    scored = {s.number: s for s in score_merged(data, repo, restyled)}
     ranked = sorted(
         (p.number for p in prs),
         key=lambda n: (-(scored[n].score if n in scored else 0.0), n),
@@ -143,7 +147,6 @@ def load_week(conn: Connection, repo_id: int, repo: RepoConfig, window: Window) 
     tracks = [Track(topic.title, topic_matches(data, topic, ranked)) for topic in repo.topics]
     # load_merged linked each revert through the store; the risk tag reads the same link.
     reverts = {p.number: n for p in prs if (n := reverted_pr(p)) is not None}
-    risks, reformatted = assess_week(prs, repo)
     relands = {p.number: p.reland for p in prs if p.reland is not None}
     return WeekFacts(
         window=window,
@@ -167,6 +170,17 @@ def load_week(conn: Connection, repo_id: int, repo: RepoConfig, window: Window) 
         reformatted=reformatted,
         relands=relands,
     )
+
+
+def _restyled(prs: list[MergedPR], reformatted: dict[int, Reformatted]) -> dict[int, int]:
+    """Per PR, the changed lines that only re-format code: the share of the lines whose hunks
+    were read, applied to all its lines (a big file's diff is kept only up to a bound)."""
+    out = {}
+    for pr in prs:
+        found = reformatted.get(pr.number)
+        if found is not None and found.lines and found.of:
+            out[pr.number] = round((pr.additions + pr.deletions) * found.lines / found.of)
+    return out
 
 
 def _relanded(relands: dict[int, Reland]) -> list[int]:
@@ -360,10 +374,11 @@ def primary_theme(pr: MergedPR, repo: RepoConfig | None = None) -> tuple[AreaKin
 
 
 def themes(facts: WeekFacts, limit: int = 6) -> list[Theme]:
-    """The week's themes over PRs by people (bot PRs are in no theme): technical directions
-    first, by size, then kinds of change such as `[CI]`; each PR in exactly one."""
+    """The week's themes over PRs by people (bot PRs and formatting sweeps, which only
+    re-format code, are in no theme): technical directions first, by size, then kinds of
+    change such as `[CI]`; each PR in exactly one."""
     rank = {n: k for k, n in enumerate(facts.ranked)}
-    prs = [p for p in facts.prs if p.number not in facts.bots]
+    prs = [p for p in facts.prs if p.number not in facts.bots and not facts.sweep(p.number)]
     return _themes(prs, rank, facts.repo, limit)
 
 
