@@ -30,6 +30,7 @@ from tidings.facts.risk import (
 from tidings.facts.weekly import load_week
 from tidings.facts.windows import weekly_window
 from tidings.report.weekly_model import RiskTag
+from tidings.store.gaps import write_gaps
 from tidings.words import weekly as weekly_words
 
 MERGED = datetime(2026, 8, 12, 10, 0, tzinfo=UTC)
@@ -591,3 +592,43 @@ def test_pyproject_tool_settings_are_no_dependency_change() -> None:
     )
     # Without hunks the file's name is all there is.
     assert "dependency_change" in tags(pr(f("pyproject.toml", 1, 1)))
+
+
+def test_a_pr_read_with_reviews_missing_fires_no_review_rule(sqlite_store, rec: Records) -> None:
+    """A transient FORBIDDEN on reviews (store/gaps.py) once left a reviewed PR "merged without
+    approval" in the weekly: incomplete review data is judged by no rule, and said (#25)."""
+    merged = "2026-08-12T10:00:00Z"
+    seed(
+        sqlite_store,
+        [
+            rec.repo("acme/engine"),
+            # GitHub has bob's approval; the sync that read this PR was refused its reviews.
+            rec.pr(5, merged_at=merged, detail_updated_at=ts(merged), unresolved_threads=2),
+        ],
+    )
+    with sqlite_store.begin() as conn:
+        repo_id = sqlite_store.require_repo(conn, "acme/engine")
+        write_gaps(
+            sqlite_store,
+            conn,
+            repo_id,
+            5,
+            {
+                "reviews": "reviews not readable (FORBIDDEN)",
+                "reviewThreads": "reviewThreads not readable (FORBIDDEN)",
+            },
+        )
+    with sqlite_store.engine.connect() as conn:
+        [pr5] = load_merged(conn, repo_id, ts("2026-08-10T00:00:00Z"), ts("2026-08-17T00:00:00Z"))
+    assert pr5.reviews_incomplete and not pr5.reviews_known and pr5.unresolved_threads is None
+    assert not {"no_approval", "follow_up_promised"} & set(tags(pr5))
+    # The weekly says why it is silent, in both languages.
+    import tidings
+
+    for lang, words in (("en", "review data incomplete"), ("zh", "审查数据不完整")):
+        weekly = tidings.build_weekly(
+            sqlite_store, "acme/engine", "2026-W33", lang, llm=False, allow_partial=True
+        )
+        [line] = [p for p in weekly.merged if p.item.number == 5]
+        assert line.reviews_incomplete and not line.risk_tags
+        assert words in tidings.render_report(weekly, "md")

@@ -190,6 +190,9 @@ class MergedPR:
     author_type: str | None = None
     # The PR this one re-lands and the revert it undoes (facts/relands.py), else None.
     reland: Reland | None = None
+    # The last read of its reviews or review threads came back incomplete (a part GitHub
+    # refused, a short page; store/gaps.py): the rules that read them stay silent on it.
+    reviews_incomplete: bool = False
 
     @property
     def additions(self) -> int:
@@ -948,10 +951,16 @@ def load_merged(conn: Connection, repo_id: int, start: datetime, end: datetime) 
             labels=tuple(r.labels or ()),
             merged_at=r.merged_at,
             source=r.source,
-            reviews_known=r.source != "git" and r.detail_updated_at is not None,
+            reviews_known=r.source != "git"
+            and r.detail_updated_at is not None
+            and not _review_gap(gapped.get(r.number, {})),
+            reviews_incomplete=_review_gap(gapped.get(r.number, {})),
             approvers=tuple(sorted(approvers[r.number])),
             reviews=reviews[r.number],
-            unresolved_threads=r.unresolved_threads,
+            # A thread count from an incomplete read is the store's older one: not a fact.
+            unresolved_threads=None
+            if "reviewThreads" in gapped.get(r.number, {})
+            else r.unresolved_threads,
             files=tuple(files[r.number]),
             files_total=r.changed_files if r.number in cut else None,
             unread_diffs=unread_diffs(gapped.get(r.number, {}), r.changed_files),
@@ -959,6 +968,11 @@ def load_merged(conn: Connection, repo_id: int, start: datetime, end: datetime) 
         for r in rows
     ]
     return link_reverts(prs, *store_lookups(conn, repo_id), store_texts(conn, repo_id))
+
+
+def _review_gap(gaps: dict[str, str]) -> bool:
+    """Whether a PR's reviews or review threads were last read incomplete."""
+    return "reviews" in gaps or "reviewThreads" in gaps
 
 
 def _chunks(values: list[int], size: int = 500) -> Iterable[list[int]]:

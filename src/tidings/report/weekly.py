@@ -485,6 +485,7 @@ class _Writer(SlotText):
             changed_files=pr.files_total or len(pr.files),
             files_listed=len(pr.files) if pr.files_total else None,
             files_without_diff=pr.unread_diffs or None,
+            reviews_incomplete=pr.reviews_incomplete,
             top_dirs=dirs,
             score=scored.score if scored else 0.0,
             score_parts=scored.parts if scored else {},

@@ -83,6 +83,9 @@ class WeeklyPR(_Model):
     # Files whose diff the store lacks (GitHub gave no patch: binary or too large; or past
     # the sync's bounds), only where there are some: the risk tags did not read their code.
     files_without_diff: int | None = Field(default=None, exclude_if=lambda v: v is None)
+    # GitHub's last answer on its reviews or review threads was incomplete (a refused part, a
+    # short page): "merged without approval" and "follow-up promised" were not judged.
+    reviews_incomplete: bool = Field(default=False, exclude_if=lambda v: not v)
     top_dirs: list[str]
     score: float  # importance, facts/importance.py
     score_parts: dict[str, float]
