@@ -435,15 +435,15 @@ def test_demo_writes_both_languages_offline(run: Runner, tmp_path: Path, pdf: bo
         assert (out / "daily" / "2026-03-13.en.pdf").read_bytes().startswith(b"%PDF")
     else:
         assert not (out / "site").exists()
-    assert str(out / "daily") in r.err  # it says where the reports are
+    assert str(out / "daily") in r.out  # it says where the reports are, on stdout
     quiet = (out / "daily" / "2026-03-08.en.md").read_text(encoding="utf-8")
     assert "A quiet window" in quiet
     # Running it again on the same data writes nothing: no report, PDF or site file.
     written = {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.is_file() and p.suffix != ".db"}
     again = run(*args)
-    assert again.code == 0 and "wrote 0 files" in again.err and "already up to date" in again.err
+    assert again.code == 0 and "wrote 0 files" in again.out and "already up to date" in again.out
     if pdf:
-        assert "0 files written" in again.err  # the site's
+        assert "0 files written" in again.out  # the site's
     touched = [p for p, t in written.items() if p.stat().st_mtime_ns != t]
     assert touched == []
 

@@ -61,7 +61,7 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("demo")
     done = run_demo(out)
     assert done.returncode == 0, done.stderr
-    assert str(out / "site") in done.stderr  # it says where the site is
+    assert str(out / "site") in done.stdout  # it says where the site is, on stdout
     return out
 
 

@@ -144,6 +144,11 @@ def report_weekly(
     _write(report, form, out)
 
 
+def tell(lines: str) -> None:
+    """A command's own result for people, on stdout."""
+    console.out.print(lines, markup=False, soft_wrap=True, highlight=False)
+
+
 @app.command()
 def demo(
     ctx: typer.Context,
@@ -163,7 +168,9 @@ def demo(
         result = api.build_demo(out, store=state(ctx).db, site=site, pdf=pdf, progress=progress)
     kept = len(result.reports) * (3 if pdf else 2) - len(result.files) - result.pdfs_skipped
     same = f"; {kept} already up to date" if kept > 0 else ""
-    say(
+    # The summary is what `tidings demo` was asked for, so it goes to stdout (progress,
+    # warnings and errors stay on stderr).
+    tell(
         f"wrote {len(result.files)} files for {result.repo} ({len(result.days)} days and weeks "
         f"{', '.join(result.weeks)}, zh and en, Markdown, JSON{' and PDF' if pdf else ''}{same})"
         f" to {out / 'daily'}/ and {out / 'weekly'}/\n"
@@ -172,7 +179,7 @@ def demo(
     if result.site_error is not None:
         raise result.site_error
     if result.site is not None:
-        say(
+        tell(
             f"built the site in {result.site_dir}/ ({result.site.reports} report pages, "
             f"{len(result.site.written)} files written)\n"
             f"preview it: tidings serve {result.site_dir}   or open "
