@@ -245,7 +245,8 @@ class GitHubConfig(_Strict):
     max_in_flight: int = Field(default=4, ge=1, le=100)
     timeout: float = Field(default=30.0, gt=0)  # seconds per request
     max_wait: float = Field(default=900.0, ge=0)  # longest rate-limit sleep before giving up
-    max_retries: int = Field(default=6, ge=0)
+    # A retry waits longer each time: past 20 a request would wait for days.
+    max_retries: int = Field(default=6, ge=0, le=20)
     # Changed lines (REST `/pulls/N/files` patches) are fetched for PRs merged in the last this
     # many days (and not before `--since`), one request per PR of up to 100 files; 0: none.
     patch_days: int = Field(default=30, ge=0)
@@ -553,6 +554,25 @@ def _relative_to(config: Config, folder: Path) -> None:
     site.out_dir = str(folder / Path(site.out_dir).expanduser())
 
 
+# A config is a few kilobytes; `--config /dev/zero` once read until memory ran out.
+MAX_CONFIG_BYTES = 1 << 20
+
+
+def _read_config(file: Path) -> str:
+    """The file's text (UTF-8, minus any byte-order mark): a regular file of at most
+    MAX_CONFIG_BYTES, never a device or a pipe read without end."""
+    if not file.is_file():
+        raise ConfigError(f"config file {file} is not a regular file", "pass a tidings.toml file")
+    with file.open("rb") as handle:
+        data = handle.read(MAX_CONFIG_BYTES + 1)
+    if len(data) > MAX_CONFIG_BYTES:
+        raise ConfigError(
+            f"config file {file} is larger than {MAX_CONFIG_BYTES:,} bytes",
+            "a tidings.toml is a few kilobytes: check that --config names the right file",
+        )
+    return data.decode("utf-8-sig")
+
+
 def load_config(path: str | os.PathLike[str] | None) -> Config:
     """The config at `path`, else the one `find_config` finds, else the defaults. Relative
     folders in a file are made relative to the file's own folder."""
@@ -568,7 +588,7 @@ def load_config(path: str | os.PathLike[str] | None) -> Config:
             f"point {CONFIG_ENV} at an existing file or unset it",
         )
     try:
-        text = file.read_text(encoding="utf-8-sig")  # utf-8, minus any byte-order mark
+        text = _read_config(file)
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(
             f"cannot read {file}: {exc}", "check the file's permissions and encoding"

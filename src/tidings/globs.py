@@ -54,7 +54,10 @@ def compile_glob(pattern: str) -> re.Pattern[str]:
             out.append(re.escape(ch))
         i += 1
     # A pattern naming a directory also matches everything under it.
-    return re.compile("".join(out) + "(?:/.*)?\\Z")
+    try:
+        return re.compile("".join(out) + "(?:/.*)?\\Z")
+    except re.error as exc:  # a class the regex engine refuses: `[z-a]`, a bad range
+        raise GlobError(f"glob {pattern!r}: {exc.msg}") from exc
 
 
 def glob_match(pattern: str, path: str) -> bool:

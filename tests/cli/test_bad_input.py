@@ -592,3 +592,56 @@ def test_store_file_untouched_by_refusals(run: Runner, db: str, tmp_path: Path) 
     ):
         assert run("--db", db, *args).code != 0
     assert path.read_bytes() == before
+
+
+# -- hostile input, round two (#25): each a one-line error, never a traceback or a hang ---------
+
+
+@pytest.mark.parametrize(
+    ("toml", "needles"),
+    [
+        # Retries wait longer each time: 10**26 of them retried forever.
+        ("[github]\nmax_retries = 100000000000000000000000000\n", ("max_retries", "20")),
+        # A character class the regex engine refuses was a traceback (exit 70).
+        ('[[repos]]\nname = "a/b"\ncore_paths = ["[z-a]"]\n', ("core_paths", "[z-a]", "range")),
+        ('[[repos]]\nname = "a/b"\ngenerated_paths = ["x/[9-0].py"]\n', ("generated_paths",)),
+        (
+            '[[repos]]\nname = "a/b"\n[[repos.topics]]\ntitle = "t"\npaths = ["[z-a]/**"]\n',
+            ("paths",),
+        ),
+    ],
+)
+def test_a_config_value_no_run_can_use_is_one_line(
+    run: Runner,  # noqa: F811
+    tmp_path: Path,
+    toml: str,
+    needles: tuple[str, ...],
+) -> None:
+    config = tmp_path / "tidings.toml"
+    config.write_text(toml)
+    r = run("--config", str(config), "stats", "a/b", "--date", "2026-01-01")
+    one_line_error(r, 2, *needles)
+
+
+@pytest.mark.parametrize("what", ["device", "huge"])
+def test_a_config_that_is_no_config_file_is_refused_unread(
+    run: Runner,  # noqa: F811
+    tmp_path: Path,
+    what: str,
+) -> None:
+    # `--config /dev/zero` read until memory ran out (5 GB).
+    if what == "device":
+        path, needle = "/dev/zero", "not a regular file"
+    else:
+        big = tmp_path / "big.toml"
+        big.write_bytes(b"#" * (2 << 20))
+        path, needle = str(big), "larger than"
+    r = run("--config", path, "stats", "a/b", "--date", "2026-01-01")
+    one_line_error(r, 2, needle)
+
+
+@pytest.mark.parametrize("url", ["sqlite://", "sqlite:///:memory:"])
+def test_an_in_memory_store_is_refused(run: Runner, url: str) -> None:  # noqa: F811
+    # It synced into memory and threw it away with exit 0.
+    r = run("--db", url, "repos")
+    one_line_error(r, 2, "names no file", "sqlite:///PATH")

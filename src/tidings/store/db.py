@@ -122,8 +122,15 @@ class Store:
         kwargs: dict[str, Any] = {}
         if parsed.get_backend_name() == "sqlite":
             db_path = parsed.database
-            if db_path and db_path != ":memory:":
-                _sqlite_folder(db_path)
+            if not db_path or db_path == ":memory:" or parsed.query.get("mode") == "memory":
+                # Each connection would get its own empty database, and all of it is gone when
+                # the process ends: a sync "succeeded" into nothing.
+                raise InvalidStoreURL(
+                    f"database URL {hide_password(url)!r} names no file: an in-memory SQLite "
+                    "store is lost when tidings exits",
+                    "use sqlite:///PATH (a file) or a PostgreSQL URL",
+                )
+            _sqlite_folder(db_path)
         try:
             engine = sa.create_engine(parsed, **kwargs)
         except (ArgumentError, ImportError, SQLAlchemyError) as exc:
