@@ -129,6 +129,12 @@ BAD = {
         4,
         "not valid JSON",
     ),
+    # 50,000 nested arrays were a RecursionError traceback (#25).
+    "nested 50,000 deep": (
+        lambda ls: [*ls[:3], '{"type": "item", "x": ' + "[" * 50_000 + "]" * 50_000 + "}\n"],
+        4,
+        "nested too deeply",
+    ),
     "unknown type": (
         lambda ls: [*ls[:3], _edit_field(ls[3], type="gizmo"), *ls[4:]],
         4,

@@ -261,6 +261,8 @@ class _Reader:
             raise self.fail(
                 line_no, f"not valid JSON ({exc.msg} at character {exc.pos + 1})"
             ) from exc
+        except RecursionError as exc:  # `[[[[…` thousands deep: no record nests like that
+            raise self.fail(line_no, "nested too deeply to be a record") from exc
         if not isinstance(obj, dict):
             raise self.fail(line_no, f"expected a JSON object, got {type(obj).__name__}")
         return obj
