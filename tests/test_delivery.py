@@ -5,6 +5,7 @@ as one line that never names the secret."""
 from __future__ import annotations
 
 import json
+import re
 from datetime import UTC, date, datetime
 from pathlib import Path
 
@@ -241,3 +242,21 @@ def test_the_notify_command_sends_the_newest_reports(
     (tmp_path / "tidings.toml").write_text(f'[[repos]]\nname = "{REPO}"\n', "utf-8")
     code, _, err = _cli(capsys, "notify")
     assert code == 2 and "nowhere to send" in err and err.count("\n") == 1
+
+
+def test_a_label_cannot_ping_a_chat(reports, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    """A label `<at user_id="all">all</at>` in a weekly's summary pinged everyone on Feishu
+    (Apprise passes it on as written): markup and broadcast mentions arrive as text (#25)."""
+    import tidings.report_files
+
+    hostile = (
+        '# RapidInfer weekly <at user_id="all">all</at>\n\n'
+        'Main directions: label \\<at user\\_id="all"\\>all\\</at\\>, @everyone, @here, '
+        "<!channel>, <@U024BE7LH>, @所有人.\n"
+    )
+    monkeypatch.setattr(tidings.report_files, "render_report", lambda _report, _fmt: hostile)
+    msg = message(reports["weekly-en"], SITE)
+    for text in (msg.title, msg.headline):
+        assert "<" not in text and ">" not in text
+        assert not re.search(r"@(everyone|here|all|所有人)", text)
+    assert 'label ＜at user_id="all"＞all＜/at＞' in msg.headline  # still readable

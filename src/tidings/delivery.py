@@ -80,6 +80,19 @@ def _plain(markdown_line: str) -> str:
     return _MARKDOWN_ESCAPE.sub(r"\1", text)
 
 
+# Chat services read markup in plain text: Feishu and Teams `<at user_id="all">`, Slack
+# `<!channel>` and `<@U123>`, Discord and others `@everyone`/`@here`/`@all`. A label, topic or
+# title is anyone's text: angle brackets become their fullwidth twins and a broadcast mention
+# gets a zero-width space after its `@`, so it reads the same and pings nobody on any service.
+_BRACKETS = str.maketrans({"<": "＜", ">": "＞"})
+_BROADCAST = re.compile(r"@(?=(?:everyone|here|channel|all|所有人)\b)", re.IGNORECASE)
+
+
+def chat_safe(text: str) -> str:
+    """`text` as a chat message may carry it: no markup or mention a service would act on."""
+    return _BROADCAST.sub("@\u200b", text.translate(_BRACKETS))
+
+
 def page_url(base_url: str | None, report: Report) -> str | None:
     """The report's page on the published site: OWNER/REPO/KIND/PERIOD.LANG.html under
     base_url (the site's layout, docs/site.md)."""
@@ -96,12 +109,13 @@ def message(report: Report, base_url: str | None = None) -> Message:
     from tidings.report_files import render_report, report_name
 
     lines = [line for line in render_report(report, "md").splitlines() if line.strip()]
-    title = _plain(lines[0])
+    title = chat_safe(_plain(lines[0]))
     if report.kind == "daily":
         # The stats line: the one bold-labelled line with the counts ("**Stats**: New ...").
         headline = next((_plain(x) for x in lines[1:4] if "|" in x), "")
     else:
         headline = _plain(lines[1]) if len(lines) > 1 else ""
+    headline = chat_safe(headline)
     period = report_name(report).split("/", 1)[1].rsplit(".", 1)[0]
     return Message(
         report.repo,
