@@ -329,3 +329,18 @@ def test_out_of_range_commits_are_skipped_with_a_note_and_the_rest_synced(
         assert sorted(_items(store)) == [11, 12, 13, 14, 17, 18]
     finally:
         store.close()
+
+
+def test_a_git_author_name_past_the_column_is_cut_not_the_pr_skipped(
+    clone: Clone, store: Store
+) -> None:
+    # A 150-character author name once skipped the whole PR (#25).
+    long_name = "Very " * 30
+    clone.write("engine/long.py", "x = 1\n")
+    clone.commit("[Misc] Long name (#20)", "--author", f"{long_name.strip()} <long@example.com>")
+    report = sync_git(store, "acme/engine", clone.path)
+    items = _items(store)
+    assert 20 in items and not [n for n in report.notes if "#20" in n]
+    author = items[20]["author"]
+    assert len(author) == schema.items.c.author.type.length and author.endswith("…")
+    assert author.startswith("Very Very")

@@ -319,7 +319,7 @@ def commit_records(commit: GitCommit) -> tuple[ItemRecord, list[PRFileRecord]] |
         kind="pr",
         title=title or commit.subject,
         body=body or None,
-        author=commit.author_name or None,
+        author=_fitted(commit.author_name),
         # The email is read here and not stored: an address only automation uses marks the
         # name a bot's (tidings.bots), whatever the name says.
         author_type=GIT_BOT if is_bot_email(commit.author_email) else GIT_AUTHOR,
@@ -339,6 +339,18 @@ def commit_records(commit: GitCommit) -> tuple[ItemRecord, list[PRFileRecord]] |
         source="git",
     )
     return item, files
+
+
+# The store's author column (a GitHub login is at most 39 characters; git names are free).
+AUTHOR_CHARS = 100
+
+
+def _fitted(name: str | None) -> str | None:
+    """A git author name as the store holds it: a name past AUTHOR_CHARS is cut, with "…",
+    rather than the whole PR skipped for it."""
+    if not name:
+        return None
+    return name if len(name) <= AUTHOR_CHARS else name[: AUTHOR_CHARS - 1] + "…"
 
 
 # -- into the store ----------------------------------------------------------------------------
