@@ -483,3 +483,48 @@ def test_a_bad_retry_wait_is_one_line_naming_the_key(written: object) -> None:
         parse_config(f"[queue]\nretry_wait = {value}\n")
     assert info.value.one_line().startswith("tidings.toml: queue.retry_wait: must be a duration")
     assert info.value.exit_code == 2
+
+
+@pytest.mark.slow
+@pytest.mark.postgres
+def test_a_once_worker_takes_back_a_killed_workers_job(pg_url: str, tmp_path: Path) -> None:
+    """`tidings worker --once` said "No job found" while a killed worker's job waited for a
+    reaper only a long-running worker lives to run (#25): it reaps first."""
+    repos = {VICTIM: fleet(8, 0, now=datetime.now(UTC), seed=3)[VICTIM]}
+    hold = Hold()
+    env = {k: v for k, v in os.environ.items() if k != "TIDINGS_DB"} | {"GITHUB_TOKEN": TOKEN}
+    with FakeGitHub([r for rs in repos.values() for r in rs], token=TOKEN) as gh:
+        config_path = _config(tmp_path, gh.api_url, list(repos))
+        config = Config.model_validate(
+            {
+                "repos": [{"name": VICTIM}],
+                "github": {"api_url": gh.api_url, "max_retries": 1},
+                "site": {"pdf": False, "reports_dir": str(tmp_path / "reports"),
+                         "out_dir": str(tmp_path / "site")},
+            }
+        )  # fmt: skip
+        gh.on_request(hold)
+        api.enqueue_run(pg_url, config, days=1, site=False, pdf=False)
+        log = tmp_path / "killed.log"
+        args = ["--db", pg_url, "--config", str(config_path), "worker", "--heartbeat", "0.5",
+                "--stalled-after", "2"]  # fmt: skip
+        killed = subprocess.Popen(
+            [str(TIDINGS), *args], cwd=tmp_path, env=env, stdout=subprocess.DEVNULL,
+            stderr=log.open("wb"),
+        )  # fmt: skip
+        try:
+            assert hold.held.wait(90), log.read_text("utf-8", "replace")[-3000:]
+            killed.send_signal(signal.SIGKILL)
+            killed.wait(10)
+        finally:
+            hold.release.set()
+        time.sleep(3)  # past --stalled-after: the job's worker is silent
+        once = subprocess.run(
+            [str(TIDINGS), *args, "--once"], cwd=tmp_path, env=env, capture_output=True,
+            text=True, timeout=180,
+        )  # fmt: skip
+        assert once.returncode == 0, once.stderr
+        assert "its worker stopped answering; the job goes back on the queue" in once.stderr
+        assert [(name, status) for name, status, _ in _jobs(pg_url)] == [
+            (queue.SYNC_TASK, "succeeded")
+        ]

@@ -448,6 +448,9 @@ def run_worker(
 
     async def main() -> None:
         async with app.open_async():
+            # A dead worker's job first: `--once` would otherwise find the queue "empty" while
+            # that job waits for a reaper that a one-off worker never lives long enough to run.
+            await _reap_once(app, stalled_after, config.queue.retries)
             reaper = asyncio.create_task(_reap(app, stalled_after, config.queue.retries))
             try:
                 await app.run_worker_async(
@@ -470,38 +473,43 @@ def run_worker(
 
 
 async def _reap(app: App, stalled_after: float, retries: int) -> None:
+    """Every `stalled_after` / 2 seconds, put the jobs of dead workers back on the queue."""
+    while True:
+        await asyncio.sleep(max(0.5, stalled_after / 2))
+        await _reap_once(app, stalled_after, retries)
+
+
+async def _reap_once(app: App, stalled_after: float, retries: int) -> None:
     """Put the jobs of dead workers back on the queue (procrastinate leaves that to us). A
     sync job whose worker died on its last try fails instead: a repository whose sync kills
     its worker (out of memory, say) must not take down one worker after another for ever."""
     from procrastinate.jobs import Status
 
-    while True:
-        await asyncio.sleep(max(0.5, stalled_after / 2))
-        try:
-            stalled = await app.job_manager.get_stalled_jobs(
-                queue=QUEUE, seconds_since_heartbeat=stalled_after
-            )
-            for job in stalled:
-                repo = job.task_kwargs.get("repo")
-                if repo is not None and job.attempts >= retries:
-                    log.error(
-                        "%s: failed%s: its worker stopped answering; the next run tries it again",
-                        repo,
-                        f" after {job.attempts + 1} tries, the last" if job.attempts else "",
-                    )
-                    with contextlib.suppress(Exception):  # another worker ended it first
-                        await app.job_manager.finish_job(job, Status.FAILED, delete_job=False)
-                    continue
-                log.warning(
-                    "%s: its worker stopped answering; the job goes back on the queue",
-                    repo or job.task_name,
+    try:
+        stalled = await app.job_manager.get_stalled_jobs(
+            queue=QUEUE, seconds_since_heartbeat=stalled_after
+        )
+        for job in stalled:
+            repo = job.task_kwargs.get("repo")
+            if repo is not None and job.attempts >= retries:
+                log.error(
+                    "%s: failed%s: its worker stopped answering; the next run tries it again",
+                    repo,
+                    f" after {job.attempts + 1} tries, the last" if job.attempts else "",
                 )
-                with contextlib.suppress(Exception):  # another worker retried it first
-                    await app.job_manager.retry_job(job)
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:  # the database blinked: look again next time
-            log.warning("looking for stalled jobs failed: %s", exc)
+                with contextlib.suppress(Exception):  # another worker ended it first
+                    await app.job_manager.finish_job(job, Status.FAILED, delete_job=False)
+                continue
+            log.warning(
+                "%s: its worker stopped answering; the job goes back on the queue",
+                repo or job.task_name,
+            )
+            with contextlib.suppress(Exception):  # another worker retried it first
+                await app.job_manager.retry_job(job)
+    except asyncio.CancelledError:
+        raise
+    except Exception as exc:  # the database blinked: look again next time
+        log.warning("looking for stalled jobs failed: %s", exc)
 
 
 @contextlib.contextmanager
