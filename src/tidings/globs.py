@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 
 
@@ -64,5 +65,5 @@ def glob_match(pattern: str, path: str) -> bool:
     return compile_glob(pattern).match(path) is not None
 
 
-def any_match(patterns: list[str], path: str) -> bool:
+def any_match(patterns: Sequence[str], path: str) -> bool:
     return any(glob_match(p, path) for p in patterns)

@@ -15,6 +15,7 @@ automation is still news.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 from tidings.config import RepoConfig
 from tidings.facts.actors import is_bot
@@ -39,9 +40,14 @@ _DEFAULTS = list(DEFAULT_GENERATED)
 
 
 def is_generated(path: str, repo: RepoConfig) -> bool:
-    return any_match(_DEFAULTS, path) or (
-        bool(repo.generated_paths) and any_match(repo.generated_paths, path)
-    )
+    return _generated(path, tuple(repo.generated_paths))
+
+
+# A weekly asks this of the same paths thousands of times (~14k calls, 25 globs each): once per
+# path and config is enough, and paths repeat across PRs, windows and the site's rebuilds.
+@lru_cache(maxsize=65536)
+def _generated(path: str, configured: tuple[str, ...]) -> bool:
+    return any_match(_DEFAULTS, path) or (bool(configured) and any_match(configured, path))
 
 
 def is_bot_pr(
