@@ -200,14 +200,20 @@ def main() -> None:
     parser.add_argument("clone", type=Path, help="a vllm-project/vllm-ascend clone (bare is fine)")
     parser.add_argument("--check", action="store_true", help="exit 1 if hunks.jsonl.gz is stale")
     args = parser.parse_args()
-    blob = build(args.clone, shared_prs())
-    if args.check:
-        fresh = OUT.exists() and OUT.read_bytes() == blob
+    publish(OUT, build(args.clone, shared_prs()), check=args.check)
+
+
+def publish(out: Path, blob: bytes, *, check: bool) -> None:
+    """Write `blob` to `out`; with `check`, only say whether `out` already holds it (exit 1
+    when it is stale)."""
+    if check:
+        fresh = out.exists() and out.read_bytes() == blob
         if not fresh:
-            print(f"{OUT} is stale — run without --check to rewrite it", file=sys.stderr)
+            print(f"{out} is stale — run without --check to rewrite it", file=sys.stderr)
         sys.exit(0 if fresh else 1)
-    OUT.write_bytes(blob)
-    print(f"{OUT}: {len(blob):,} bytes")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_bytes(blob)
+    print(f"{out}: {len(blob):,} bytes")
 
 
 if __name__ == "__main__":

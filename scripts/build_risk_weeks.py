@@ -29,7 +29,7 @@ from zoneinfo import ZoneInfo
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "scripts")]
 
-from build_risk_eval import agrees, first_parent_prs, record, shared_prs  # noqa: E402
+from build_risk_eval import agrees, first_parent_prs, publish, record, shared_prs  # noqa: E402
 
 OUT = ROOT / "tests" / "data" / "risk_weeks" / "hunks.jsonl.gz"
 ZONE = ZoneInfo("Asia/Shanghai")
@@ -63,15 +63,7 @@ def main() -> None:
     parser.add_argument("clone", type=Path, help="a vllm-project/vllm-ascend clone (bare is fine)")
     parser.add_argument("--check", action="store_true", help="exit 1 if the file is stale")
     args = parser.parse_args()
-    blob = build(args.clone, shared_prs())
-    if args.check:
-        fresh = OUT.exists() and OUT.read_bytes() == blob
-        if not fresh:
-            print(f"{OUT} is stale — run without --check to rewrite it", file=sys.stderr)
-        sys.exit(0 if fresh else 1)
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_bytes(blob)
-    print(f"{OUT}: {len(blob):,} bytes")
+    publish(OUT, build(args.clone, shared_prs()), check=args.check)
 
 
 if __name__ == "__main__":
