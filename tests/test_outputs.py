@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.factories import finished_sync
 from tidings.config import parse_config
 from tidings.demo import CONFIG_PATH, REPO, SAMPLE_PATH
 from tidings.errors import TidingsError
@@ -76,7 +77,7 @@ def test_reports_pdfs_site_and_snapshot_follow_the_umask(
     cfg = parse_config(CONFIG_PATH.read_text("utf-8") + '\n[site]\nlanguages = ["en"]\n')
     reports = tmp_path / "reports"
     (outcome,) = run_repositories(
-        cfg, demo_store, sync=lambda s, r: {}, reports_dir=reports, days=1, now=NOW, pdf=True
+        cfg, demo_store, sync=finished_sync, reports_dir=reports, days=1, now=NOW, pdf=True
     )
     assert outcome.ok and outcome.pdfs_made == 2
     site = tmp_path / "site"
@@ -101,7 +102,7 @@ def test_a_site_written_0600_by_an_older_tidings_is_rewritten_readable(
     try:
         cfg = parse_config(CONFIG_PATH.read_text("utf-8") + '\n[site]\nlanguages = ["en"]\n')
         reports, site = tmp_path / "reports", tmp_path / "site"
-        run_repositories(cfg, demo_store, sync=lambda s, r: {}, reports_dir=reports, now=NOW)
+        run_repositories(cfg, demo_store, sync=finished_sync, reports_dir=reports, now=NOW)
         build_site(reports, site, cfg.site, pdf=False)
         files = [p for p in site.rglob("*") if p.is_file()]
         for path in files:

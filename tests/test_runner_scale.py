@@ -185,8 +185,10 @@ def test_repositories_run_side_by_side_and_a_failure_stays_with_its_repository(
             raise TidingsError("GitHub refused a/r2", "check the token")
         if repo.name == "a/r4":
             raise ValueError("a bug in one repository's data")
-        with _store.begin() as conn:  # an empty repository: quiet reports
-            _store.repo_id(conn, repo.name, create=True)
+        with _store.begin() as conn:  # an empty repository, synced: quiet reports
+            _store.set_cursor(
+                conn, _store.repo_id(conn, repo.name, create=True), SYNCED_STREAM, None
+            )
         return {}
 
     try:

@@ -27,7 +27,7 @@ import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeAlias, TypeVar
 
@@ -43,10 +43,10 @@ if TYPE_CHECKING:
     from tidings.delivery import Delivery, Message
     from tidings.facts.inventory import RepoSummary
     from tidings.facts.stats import WindowStats
-    from tidings.facts.windows import Window
     from tidings.progress import Progress
     from tidings.queue import Enqueued
     from tidings.report.model import DailyReport
+    from tidings.report.service import ReportService
     from tidings.report.weekly_model import WeeklyReport
     from tidings.report_files import SavedReport
     from tidings.runner import RepoOutcome
@@ -192,28 +192,14 @@ def _lang(lang: str | None, settings: RepoConfig) -> Lang:
     return chosen
 
 
-# Words a person types for the usual windows (`--date yesterday`, `--week last-week`).
-DAY_WORDS = ("today", "yesterday")
-WEEK_WORDS = ("this-week", "last-week")
-
-
 @_public
 def resolve_day(text: str | None, repo: RepoConfig, now: datetime | None = None) -> date:
     """The day `--date` names: YYYY-MM-DD, `today` or `yesterday` (the calendar day in the
     repository's timezone), or None for the last day whose window (cut at the cut-off) has
     ended — the report a daily job wants."""
-    from datetime import UTC, timedelta
+    from tidings.facts.windows import resolve_day as resolve
 
-    from tidings.facts.windows import parse_date
-    from tidings.runner import closed_days
-
-    moment = now or datetime.now(UTC)
-    if text is None:
-        return closed_days(repo, moment, 1)[0]
-    word = text.strip().lower()
-    if word in DAY_WORDS:
-        return moment.astimezone(repo.tz).date() - timedelta(days=DAY_WORDS.index(word))
-    return parse_date(text)
+    return resolve(text, repo.tz, repo.cutoff_time, now or datetime.now(UTC))
 
 
 @_public
@@ -222,23 +208,9 @@ def resolve_week(
 ) -> tuple[int, int]:
     """The ISO week `--week` names: YYYY-Www, `this-week` or `last-week` (in the repository's
     timezone), or None for the last week whose window has ended."""
-    from datetime import UTC, timedelta
+    from tidings.facts.windows import resolve_week as resolve
 
-    from tidings.facts.windows import parse_week, weekly_window
-
-    moment = now or datetime.now(UTC)
-    local = moment.astimezone(repo.tz).date()
-    if text is None:
-        while True:
-            year, week, _ = local.isocalendar()
-            if weekly_window(year, week, repo.tz, repo.cutoff_time).end <= moment:
-                return year, week
-            local -= timedelta(days=7)
-    word = text.strip().lower()
-    if word in WEEK_WORDS:
-        year, week, _ = (local - timedelta(days=7 * WEEK_WORDS.index(word))).isocalendar()
-        return year, week
-    return parse_week(text)
+    return resolve(text, repo.tz, repo.cutoff_time, now or datetime.now(UTC))
 
 
 # -- sources -------------------------------------------------------------------------------------
@@ -382,38 +354,10 @@ def _warn(message: str) -> None:
     warnings.warn(message, TidingsWarning, stacklevel=5)  # the caller's line, past @_public
 
 
-def _warn_unlisted_teams(store: Store, settings: RepoConfig) -> None:
-    """A team in `maintainer_teams` that no sync has listed counts no one as a maintainer:
-    say so rather than let the roles quietly fall back."""
-    if not settings.maintainer_teams:
-        return
-    from tidings.store.teams import read_teams
-
-    with store.engine.connect() as conn:
-        repo_id = store.repo_id(conn, settings.name)
-        listed = read_teams(conn, repo_id) if repo_id is not None else {}
-    for team in settings.maintainer_teams:
-        if team.lower() not in listed:
-            _warn(
-                f"team {team} (maintainer_teams) has not been listed by a sync, so its members "
-                f"count by their GitHub association only — run tidings sync {settings.name} "
-                "(a private team needs a token with read:org)"
-            )
-
-
-def _require_covered(
-    store: Store, repo: str, window: Window, allow_partial: bool, now: datetime | None
-) -> None:
-    """Refuse a window the store does not hold to its end, or with `allow_partial` warn."""
-    from tidings.facts.coverage import coverage, uncovered
-
-    with store.engine.connect() as conn:
-        problem = uncovered(window, coverage(conn, store.require_repo(conn, repo)), repo, now)
-    if problem is None:
-        return
-    if not allow_partial:
-        raise problem
-    _warn(f"{problem.cause} — the numbers cover only what the store holds")
+def _pass_on(service: ReportService) -> None:
+    """The service's warnings (an unlisted team, a partial window) as TidingsWarnings."""
+    for message in service.take_warnings():
+        _warn(message)
 
 
 def _warn_model(analyst: Analyst | None) -> None:
@@ -440,18 +384,19 @@ def build_daily(
 
     A window that has not ended, or that the store's data does not reach to its end, is an
     error unless `allow_partial` (then a TidingsWarning). `lang` defaults to the repository's."""
-    from tidings.facts.windows import daily_window, parse_date
-    from tidings.report.daily import build_daily as build
+    from tidings.facts.windows import parse_date
+    from tidings.report.service import ReportService
 
     when = parse_date(day) if isinstance(day, str) else day
     settings = _settings(repo, config)
     language = _lang(lang, settings)
     with _using(store) as opened:
-        _warn_unlisted_teams(opened, settings)
         analyst = _analyst(config, opened, llm)
-        window = daily_window(when, settings.tz, settings.cutoff_time)
-        _require_covered(opened, settings.name, window, allow_partial, now)
-        report = build(opened, settings, when, language, web_url=web_url, now=now, analysis=analyst)
+        service = ReportService(opened, settings, analyst, web_url=web_url, now=now)
+        try:
+            report = service.daily(when, language, allow_partial=allow_partial)
+        finally:
+            _pass_on(service)
         _warn_model(analyst)
     return report
 
@@ -472,20 +417,19 @@ def build_weekly(
     """One ISO week's report (`week` as YYYY-Www or (year, week)): merged work, risk tags,
     trends, key PRs and follow-ups. With a model, its PR summaries reuse the daily per-PR
     answers. Coverage, `llm` and `lang` as for `build_daily`."""
-    from tidings.facts.windows import parse_week, weekly_window
-    from tidings.report.weekly import build_weekly as build
+    from tidings.facts.windows import parse_week
+    from tidings.report.service import ReportService
 
     year, number = parse_week(week) if isinstance(week, str) else week
     settings = _settings(repo, config)
     language = _lang(lang, settings)
     with _using(store) as opened:
-        _warn_unlisted_teams(opened, settings)
         analyst = _analyst(config, opened, llm)
-        window = weekly_window(year, number, settings.tz, settings.cutoff_time)
-        _require_covered(opened, settings.name, window, allow_partial, now)
-        report = build(
-            opened, settings, year, number, language, web_url=web_url, now=now, analysis=analyst
-        )
+        service = ReportService(opened, settings, analyst, web_url=web_url, now=now)
+        try:
+            report = service.weekly(year, number, language, allow_partial=allow_partial)
+        finally:
+            _pass_on(service)
         _warn_model(analyst)
     return report
 
@@ -512,6 +456,7 @@ def stats(
         parse_week,
         weekly_window,
     )
+    from tidings.report.service import ReportService
 
     settings = _settings(repo, config)
     if day is not None and week is None:
@@ -523,7 +468,11 @@ def stats(
     else:
         raise WindowError("give exactly one of day and week", "e.g. day='2026-02-24'")
     with _using(store) as opened:
-        _require_covered(opened, settings.name, window, allow_partial, None)
+        service = ReportService(opened, settings)
+        try:
+            service.check(window, allow_partial)
+        finally:
+            _pass_on(service)
         with opened.engine.connect() as conn:
             return window_stats(
                 conn,
@@ -689,6 +638,7 @@ def run(
         result.usage = analyst.usage()
         if warning := analyst.warning():
             result.warnings.append(warning)
+    result.warnings += [w for outcome in result.repositories for w in outcome.warnings]
     result.warnings += result.site.warnings if result.site else []
     if notify:
         result.notified = notify_new(config, result.repositories, budget.tokens[0].token)
@@ -877,8 +827,7 @@ def build_demo(
     from tidings.config import load_config as load
     from tidings.demo import CONFIG_PATH, FIRST_DAY, LAST_DAY, REPO, SAMPLE_PATH, WEEKS
     from tidings.facts.windows import parse_week
-    from tidings.report.daily import build_daily as daily
-    from tidings.report.weekly import build_weekly as weekly
+    from tidings.report.service import ReportService
     from tidings.report_files import make_pdfs
 
     folder = Path(out)
@@ -891,19 +840,20 @@ def build_demo(
     quiet = progress or (lambda _stage, _done, _total: None)
     with _using(store) as opened:
         import_snapshot(opened, SAMPLE_PATH)
-        settings = load(CONFIG_PATH).repo(REPO)
+        service = ReportService(opened, load(CONFIG_PATH).repo(REPO))
         langs: tuple[Lang, ...] = ("zh", "en")
-        # The sample ends mid-day and mid-week: its reports are built as they are, no coverage
-        # check; the last day's and week's headers say they are partial (window.data_until).
+        # The sample ends mid-day and mid-week, so its last day and week are partial by
+        # design: built as they are, their headers say where the data stops
+        # (window.data_until); the service's warnings about them would only repeat that.
         jobs = [(day, lang) for day in days for lang in langs]
         for done, (day, lang) in enumerate(jobs, start=1):
-            _saved(result, save_report(daily(opened, settings, day, lang), folder, if_changed=True))
+            report = service.daily(day, lang, allow_partial=True)
+            _saved(result, save_report(report, folder, if_changed=True))
             quiet("daily reports", done, len(jobs))
         weekly_jobs = [(week, lang) for week in WEEKS for lang in langs]
         for done, (week, lang) in enumerate(weekly_jobs, start=1):
-            year, number = parse_week(week)
-            report = weekly(opened, settings, year, number, lang)
-            _saved(result, save_report(report, folder, if_changed=True))
+            weekly = service.weekly(*parse_week(week), lang, allow_partial=True)
+            _saved(result, save_report(weekly, folder, if_changed=True))
             quiet("weekly reports", done, len(weekly_jobs))
     if pdf:  # each report's PDF beside it, as `run` makes them; the site copies them
         # Only the PDFs missing or stale are made: a second demo on the same data writes nothing.

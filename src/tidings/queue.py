@@ -232,6 +232,8 @@ def _sync_job(
     )
     for name in outcome.written:
         log.info("%s: wrote %s", repo, name)
+    for warning in outcome.warnings:
+        log.warning("%s", warning)
     if not outcome.ok:  # its line in the log comes from Backoff, which knows what follows
         raise JobFailed(outcome.error or "failed", transient=outcome.transient)
     log.info(

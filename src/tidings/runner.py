@@ -18,13 +18,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tidings.config import Config, RepoConfig
 from tidings.errors import TidingsError
-from tidings.facts.windows import daily_window
+from tidings.facts.coverage import UncoveredWindowError
+from tidings.facts.windows import closed_days, daily_window, last_closed_week
 from tidings.progress import Progress
+from tidings.report.service import ReportService
 from tidings.store import Store
 
 if TYPE_CHECKING:
@@ -49,6 +52,8 @@ class RepoOutcome:
     # The failure may pass by itself (TidingsError.transient): a queue job tries it again.
     transient: bool = False
     checked: list[str] = field(default_factory=list)  # every report due this run
+    # Said, not failed: a due window the store does not cover, an unlisted maintainer team.
+    warnings: list[str] = field(default_factory=list)
     new: list[str] = field(default_factory=list)  # written for the first time (announced)
     # The new reports themselves, for the notifications; not part of the outcome's data.
     new_reports: list[tuple[str, Report]] = field(default_factory=list, repr=False)
@@ -64,16 +69,8 @@ class RepoOutcome:
             "unchanged": self.unchanged,
             "pdfs_made": self.pdfs_made,
             "checked": self.checked,
+            "warnings": self.warnings,
         }
-
-
-def closed_days(repo: RepoConfig, now: datetime, count: int) -> list[date]:
-    """The `count` most recent days whose windows have ended by `now`, oldest first."""
-    local_today = now.astimezone(repo.tz).date()
-    latest = local_today
-    while daily_window(latest, repo.tz, repo.cutoff_time).end > now:
-        latest -= timedelta(days=1)
-    return [latest - timedelta(days=k) for k in range(count - 1, -1, -1)]
 
 
 def _save(report: Report, folder: Path, reports_dir: Path, outcome: RepoOutcome) -> None:
@@ -93,45 +90,44 @@ def _save(report: Report, folder: Path, reports_dir: Path, outcome: RepoOutcome)
 
 
 def report_daily(
-    store: Store,
-    repo: RepoConfig,
+    service: ReportService,
     days: list[date],
     langs: list[Lang],
     reports_dir: Path,
     outcome: RepoOutcome,
-    analysis: Analyst | None = None,
     progress: Progress | None = None,
 ) -> None:
-    from tidings.report.daily import build_daily
-
+    repo = service.repo
     jobs = [(day, lang) for day in days for lang in langs]
     for done, (day, lang) in enumerate(jobs, start=1):
-        report = build_daily(store, repo, day, lang, analysis=analysis)
-        _save(report, reports_dir / repo.name, reports_dir, outcome)
+        _report(outcome, reports_dir, partial(service.daily, day, lang))
         if progress:
             progress(f"{repo.name} daily", done, len(jobs))
 
 
 def report_weekly(
-    store: Store,
-    repo: RepoConfig,
+    service: ReportService,
     now: datetime,
     langs: list[Lang],
     reports_dir: Path,
     outcome: RepoOutcome,
-    analysis: Analyst | None = None,
 ) -> None:
     """The last closed ISO week's report."""
-    from tidings.facts.windows import weekly_window
-    from tidings.report.weekly import build_weekly
-
-    local = now.astimezone(repo.tz).date() - timedelta(days=7)
-    year, week, _ = local.isocalendar()
-    if weekly_window(year, week, repo.tz, repo.cutoff_time).end > now:
-        return
+    repo = service.repo
+    year, week = last_closed_week(repo.tz, repo.cutoff_time, now)
     for lang in langs:
-        report = build_weekly(store, repo, year, week, lang, analysis=analysis)
-        _save(report, reports_dir / repo.name, reports_dir, outcome)
+        _report(outcome, reports_dir, partial(service.weekly, year, week, lang))
+
+
+def _report(outcome: RepoOutcome, reports_dir: Path, build: Callable[[], Report]) -> None:
+    """Build one due report and save it if it changed; a window the store does not cover
+    (a sync that stopped short) is left unwritten and said, never written as if complete."""
+    try:
+        report = build()
+    except UncoveredWindowError as exc:
+        outcome.warnings.append(f"{outcome.repo}: a due report was not written: {exc.cause}")
+        return
+    _save(report, reports_dir / outcome.repo, reports_dir, outcome)
 
 
 def run_repositories(
@@ -210,17 +206,11 @@ def run_repository(
     try:
         result = sync(store, repo)
         outcome.synced = _sync_summary(result)
-        report_daily(
-            store,
-            repo,
-            closed_days(repo, now, days),
-            langs,
-            reports_dir,
-            outcome,
-            analysis=analysis,
-            progress=progress,
-        )
-        report_weekly(store, repo, now, langs, reports_dir, outcome, analysis)
+        service = ReportService(store, repo, analysis=analysis, now=now)
+        due = closed_days(repo.tz, repo.cutoff_time, now, days)
+        report_daily(service, due, langs, reports_dir, outcome, progress=progress)
+        report_weekly(service, now, langs, reports_dir, outcome)
+        outcome.warnings += service.take_warnings()
     except TidingsError as exc:
         outcome.ok, outcome.error = False, exc.one_line()
         outcome.transient = exc.transient
@@ -269,9 +259,11 @@ def first_sync_start(repo: RepoConfig, now: datetime, lookback_days: int, days: 
     back, or further when the reports due need it (the `days` closed days, the last closed
     week), extended to the start of that ISO week at the repository's cut-off."""
     today = now.astimezone(repo.tz).date()
-    first = today - timedelta(days=max(lookback_days, days + 1))
-    last_week = today - timedelta(days=7)
-    first = min(first, last_week - timedelta(days=last_week.weekday()))
+    first = min(
+        today - timedelta(days=lookback_days),
+        closed_days(repo.tz, repo.cutoff_time, now, max(days, 1))[0],
+        date.fromisocalendar(*last_closed_week(repo.tz, repo.cutoff_time, now), 1),
+    )
     monday = first - timedelta(days=first.weekday())
     return daily_window(monday, repo.tz, repo.cutoff_time).start
 

@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.factories import finished_sync
 from tests.site_support import parse_page
 from tidings.cli import main
-from tidings.config import Config, SiteConfig, parse_config
+from tidings.config import SiteConfig, parse_config
 from tidings.demo import CONFIG_PATH, REPO, SAMPLE_PATH
 from tidings.errors import TidingsError
 from tidings.render.html import render_daily_html
@@ -23,7 +24,7 @@ from tidings.render.markdown import render_daily_markdown
 from tidings.report.daily import build_daily
 from tidings.report.model import DailyReport
 from tidings.report.weekly import build_weekly
-from tidings.runner import closed_days, run_repositories
+from tidings.runner import run_repositories
 from tidings.site.build import build_site, risk_counts
 from tidings.site.serve import make_server
 from tidings.snapshot import import_snapshot
@@ -284,7 +285,7 @@ def test_run_writes_due_reports_and_survives_a_failing_repository(
     def sync(store: Store, repo) -> dict[str, int]:  # type: ignore[no-untyped-def]
         if repo.name == "acme/broken":
             raise TidingsError("GitHub says 404 for acme/broken", "check the name")
-        return {"items": 1}
+        return finished_sync(store, repo)
 
     now = datetime(2026, 3, 14, 3, 0, tzinfo=UTC)  # 11:00 in Shanghai: 03-13's window closed
     outcomes = run_repositories(cfg, demo_store, sync=sync, reports_dir=tmp_path, days=2, now=now)
@@ -304,16 +305,6 @@ def test_run_writes_due_reports_and_survives_a_failing_repository(
     assert md.read_text("utf-8").startswith("# RapidInfer 开发动态报告 - 2026-03-13")
     again = run_repositories(cfg, demo_store, sync=sync, reports_dir=tmp_path, days=2, now=now)
     assert again[0].written == [] and again[0].unchanged == 6
-
-
-def test_closed_days_wait_for_the_cutoff() -> None:
-    repo = Config.model_validate(
-        {"repos": [{"name": "a/b", "timezone": "Asia/Shanghai", "cutoff": "09:00"}]}
-    ).repos[0]
-    before = datetime(2026, 3, 14, 0, 30, tzinfo=UTC)  # 08:30 local: 03-13's window still open
-    after = datetime(2026, 3, 14, 1, 30, tzinfo=UTC)
-    assert closed_days(repo, before, 2) == [date(2026, 3, 11), date(2026, 3, 12)]
-    assert closed_days(repo, after, 1) == [date(2026, 3, 13)]
 
 
 def test_serve_previews_the_site(tmp_path: Path, reports) -> None:  # type: ignore[no-untyped-def]

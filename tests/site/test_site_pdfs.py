@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.factories import finished_sync
 from tests.site_support import require_tool
 from tidings.cli import main
 from tidings.config import SiteConfig, parse_config
@@ -46,7 +47,7 @@ def reports_dir(tmp_path_factory: pytest.TempPathFactory, demo_store: Store) -> 
     folder = tmp_path_factory.mktemp("reports")
     cfg = parse_config(CONFIG_PATH.read_text("utf-8") + '\n[site]\nlanguages = ["en"]\n')
     (outcome,) = run_repositories(
-        cfg, demo_store, sync=lambda s, r: {}, reports_dir=folder, days=1, now=NOW, pdf=True
+        cfg, demo_store, sync=finished_sync, reports_dir=folder, days=1, now=NOW, pdf=True
     )
     assert outcome.ok, outcome.error
     assert sorted(outcome.written) == [f"{DAILY}.json", f"{WEEKLY}.json"]
@@ -86,7 +87,7 @@ def test_run_writes_each_reports_pdf_beside_it_once(reports_dir: Path, demo_stor
     before = {p: p.stat().st_mtime_ns for p in reports_dir.rglob("*.pdf*")}
     cfg = parse_config(CONFIG_PATH.read_text("utf-8") + '\n[site]\nlanguages = ["en"]\n')
     (again,) = run_repositories(
-        cfg, demo_store, sync=lambda s, r: {}, reports_dir=reports_dir, days=1, now=NOW, pdf=True
+        cfg, demo_store, sync=finished_sync, reports_dir=reports_dir, days=1, now=NOW, pdf=True
     )
     # Nothing changed: no report written, no PDF made, no file touched.
     assert again.written == [] and again.pdfs_made == 0
@@ -102,7 +103,7 @@ def test_run_remakes_a_missing_or_damaged_pdf(
     (folder / f"{WEEKLY}.pdf").unlink()
     cfg = parse_config(CONFIG_PATH.read_text("utf-8") + '\n[site]\nlanguages = ["en"]\n')
     (outcome,) = run_repositories(
-        cfg, demo_store, sync=lambda s, r: {}, reports_dir=folder, days=1, now=NOW, pdf=True
+        cfg, demo_store, sync=finished_sync, reports_dir=folder, days=1, now=NOW, pdf=True
     )
     assert outcome.written == [] and outcome.pdfs_made == 2
     for stem in (DAILY, WEEKLY):

@@ -135,8 +135,7 @@ def bad_choice(name: str, value: str, allowed: tuple[str, ...]) -> InvocationErr
 def check_when(date: str | None, week: str | None) -> None:
     """A malformed --date or --week is a usage error said before anything else (the note on
     an unconfigured repository included); the words (yesterday, last-week) pass."""
-    from tidings.api import DAY_WORDS, WEEK_WORDS
-    from tidings.facts.windows import parse_date, parse_week
+    from tidings.facts.windows import DAY_WORDS, WEEK_WORDS, parse_date, parse_week
 
     if date is not None and date.strip().lower() not in DAY_WORDS:
         parse_date(date)

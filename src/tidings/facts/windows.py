@@ -213,3 +213,61 @@ def parse_window(text: str, tz: ZoneInfo, cutoff: time = time(0)) -> Window:
         year, week = parse_week(text.upper())
         return weekly_window(year, week, tz, cutoff)
     return daily_window(parse_date(text), tz, cutoff)
+
+
+# -- which window a job or a person means -------------------------------------------------------
+# The one place that answers "the last closed day/week" and reads `--date`/`--week` words: the
+# API, `tidings run`, the queue and the CLI all ask here, so they cannot disagree at a cut-off.
+
+# Words a person types for the usual windows (`--date yesterday`, `--week last-week`).
+DAY_WORDS = ("today", "yesterday")
+WEEK_WORDS = ("this-week", "last-week")
+
+
+def last_closed_day(tz: ZoneInfo, cutoff: time, now: datetime) -> date:
+    """The latest day whose window (cut at `cutoff`) has ended by `now`."""
+    day = now.astimezone(tz).date()
+    while daily_window(day, tz, cutoff).end > now:
+        day -= timedelta(days=1)
+    return day
+
+
+def closed_days(tz: ZoneInfo, cutoff: time, now: datetime, count: int) -> list[date]:
+    """The `count` most recent days whose windows have ended by `now`, oldest first."""
+    latest = last_closed_day(tz, cutoff, now)
+    return [latest - timedelta(days=k) for k in range(count - 1, -1, -1)]
+
+
+def last_closed_week(tz: ZoneInfo, cutoff: time, now: datetime) -> tuple[int, int]:
+    """The latest ISO week whose window has ended by `now`. On a Monday before the cut-off
+    the week just past has not ended yet, so this is the one before it."""
+    day = now.astimezone(tz).date()
+    while True:
+        year, week, _ = day.isocalendar()
+        if weekly_window(year, week, tz, cutoff).end <= now:
+            return year, week
+        day -= timedelta(days=7)
+
+
+def resolve_day(text: str | None, tz: ZoneInfo, cutoff: time, now: datetime) -> date:
+    """The day `--date` names: YYYY-MM-DD, `today` or `yesterday` (calendar days in `tz`),
+    or None for the last closed day."""
+    if text is None:
+        return last_closed_day(tz, cutoff, now)
+    word = text.strip().lower()
+    if word in DAY_WORDS:
+        return now.astimezone(tz).date() - timedelta(days=DAY_WORDS.index(word))
+    return parse_date(text)
+
+
+def resolve_week(text: str | None, tz: ZoneInfo, cutoff: time, now: datetime) -> tuple[int, int]:
+    """The ISO week `--week` names: YYYY-Www, `this-week` or `last-week` (calendar weeks in
+    `tz`), or None for the last closed week."""
+    if text is None:
+        return last_closed_week(tz, cutoff, now)
+    word = text.strip().lower()
+    if word in WEEK_WORDS:
+        local = now.astimezone(tz).date()
+        year, week, _ = (local - timedelta(days=7 * WEEK_WORDS.index(word))).isocalendar()
+        return year, week
+    return parse_week(text)
