@@ -44,7 +44,6 @@ def test_the_exported_names_are_the_owning_modules_lists() -> None:
     from tidings import api, errors
 
     lazy = {"Config", "RepoConfig", "SiteConfig", "Store", "DailyReport", "WeeklyReport"}
-    lazy |= {"UncoveredWindowError"}
     assert set(tidings.__all__) == {*api.__all__, *errors.__all__, *lazy, "__version__"}
     assert len(set(tidings.__all__)) == len(tidings.__all__)
     # Every public function api.py defines is exported: a helper the CLI needs is API too.
@@ -61,6 +60,66 @@ def test_the_exported_names_are_the_owning_modules_lists() -> None:
         if isinstance(v, type) and v.__module__ == errors.__name__
     }
     assert types == set(errors.__all__)
+
+
+# What the CLI may import at run time besides the exported API: itself, the version, and the
+# shared helpers that belong to no pipeline layer (terminal output, thread pools, languages).
+CLI_MAY_IMPORT = ("tidings.cli", "tidings.common", "tidings.console", "tidings._version")
+
+
+def _runtime_imports(path: Path) -> Iterator[tuple[int, str, list[str]]]:
+    """(line, module, names) of every import outside `if TYPE_CHECKING:` blocks."""
+    import ast
+
+    tree = ast.parse(path.read_text("utf-8"))
+    typing_only = {
+        id(node)
+        for block in ast.walk(tree)
+        if isinstance(block, ast.If) and "TYPE_CHECKING" in ast.unparse(block.test)
+        for stmt in block.body
+        for node in ast.walk(stmt)
+    }
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            yield node.lineno, node.module, [a.name for a in node.names]
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name, []
+
+
+def test_the_cli_uses_only_the_exported_api() -> None:
+    """The CLI parses arguments and prints; everything it does goes through `tidings`'s
+    exported names, so the API can do whatever the CLI can."""
+    public_modules = {"tidings.api", "tidings.errors"}
+    wrong = []
+    for path in sorted((ROOT / "src" / "tidings" / "cli").glob("*.py")):
+        for line, module, names in _runtime_imports(path):
+            where = f"{path.name}:{line}"
+            if not module.startswith("tidings") or module.startswith(CLI_MAY_IMPORT):
+                continue
+            if module == "tidings":
+                allowed = {*tidings.__all__, "api", "errors", "console"}
+                wrong += [f"{where} {n}" for n in names if n not in allowed]
+                wrong += [] if names else [f"{where} import tidings"]
+                continue
+            if module in public_modules:
+                wrong += [f"{where} {module}.{n}" for n in names if n not in tidings.__all__]
+                continue
+            wrong.append(f"{where} {module}")
+    assert wrong == [], f"the CLI reaches past the exported API: {wrong}"
+
+
+def test_the_cli_import_check_catches_an_internal_import(tmp_path: Path) -> None:
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "from typing import TYPE_CHECKING\n"
+        "from tidings.facts.windows import parse_date\n"
+        "if TYPE_CHECKING:\n    from tidings.runner import RepoOutcome\n"
+    )
+    found = [module for _, module, _ in _runtime_imports(probe)]
+    assert found == ["typing", "tidings.facts.windows"]
 
 
 def test_every_exported_function_is_documented_and_every_documented_one_exported() -> None:

@@ -1,4 +1,4 @@
-"""Worker pools (tidings/workers.py) end cleanly whenever Ctrl-C lands."""
+"""Worker pools (tidings/common/workers.py) end cleanly whenever Ctrl-C lands."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from concurrent.futures import process as cf_process
 
 import pytest
 
-from tidings.workers import process_pool
+from tidings.common.workers import process_pool
 
 
 def test_ctrl_c_while_the_pool_starts_its_manager_thread(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -21,6 +21,8 @@ Reports (from the store)
     build_weekly(store, repo, week, lang)  -> WeeklyReport, one ISO week's report
     resolve_day(text, repo) -> date        "yesterday", "today" or YYYY-MM-DD: the day meant
     resolve_week(text, repo) -> (y, w)     "last-week", "this-week" or YYYY-Www: the ISO week
+    check_when(date, week)                 a --date/--week text is a day or week, else WindowError
+    check_report_format(fmt, lang)         md/json/pdf in zh/en, and the fonts a PDF needs
     stats(store, repo, day=|week=)         a window's counts
     render_report(report, fmt="md")        the report as Markdown or JSON text, or PDF bytes
     write_report(report, path, fmt=None)   write one rendering to a file, atomically
@@ -38,8 +40,9 @@ Site and the everyday job
     build_demo(out) -> DemoResult          the bundled sample's reports and site, offline
 
 Types: Config, RepoConfig, SiteConfig, Store, DailyReport, WeeklyReport, RunResult,
-DemoResult. Errors: TidingsError (its `exit_code` is the CLI's) and its subclasses
-InvocationError, ConfigError, UncoveredWindowError, SnapshotError, SourceError, StoreError;
+DemoResult; LANGS and REPORT_FORMATS, the languages and formats a report comes in. Errors:
+TidingsError (its `exit_code` is the CLI's) and its subclasses InvocationError, ConfigError,
+WindowError, UncoveredWindowError, SnapshotError, SourceError, StoreError;
 TidingsWarning for what stops nothing (issued through `warnings.warn`).
 
 `store` arguments take a Store or a database URL; a URL is opened for the call and closed
@@ -61,7 +64,6 @@ if TYPE_CHECKING:
     from tidings.config import Config as Config
     from tidings.config import RepoConfig as RepoConfig
     from tidings.config import SiteConfig as SiteConfig
-    from tidings.facts.coverage import UncoveredWindowError as UncoveredWindowError
     from tidings.report.model import DailyReport as DailyReport
     from tidings.report.weekly_model import WeeklyReport as WeeklyReport
     from tidings.store import Store as Store
@@ -74,7 +76,6 @@ _LAZY = {
     "Store": "tidings.store",
     "DailyReport": "tidings.report.model",
     "WeeklyReport": "tidings.report.weekly_model",
-    "UncoveredWindowError": "tidings.facts.coverage",
 }
 
 # Built from the modules that own the names, so the API cannot drift from its list; a test

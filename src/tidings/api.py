@@ -31,8 +31,16 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeAlias, TypeVar
 
-from tidings.errors import ConfigError, InvocationError, StoreError, TidingsError, TidingsWarning
-from tidings.report_files import render_report, save_report, write_report
+from tidings.common.langs import LANGS
+from tidings.errors import (
+    ConfigError,
+    InvocationError,
+    StoreError,
+    TidingsError,
+    TidingsWarning,
+    WindowError,
+)
+from tidings.report_files import FORMATS, render_report, save_report, write_report
 
 if TYPE_CHECKING:
     from http.server import ThreadingHTTPServer
@@ -60,6 +68,8 @@ if TYPE_CHECKING:
     StoreLike: TypeAlias = Store | str | None
 
 __all__ = [
+    "LANGS",
+    "REPORT_FORMATS",
     "DemoResult",
     "RunResult",
     "build_daily",
@@ -67,6 +77,8 @@ __all__ = [
     "build_site",
     "build_weekly",
     "check_repo_name",
+    "check_report_format",
+    "check_when",
     "enqueue_run",
     "export_snapshot",
     "import_snapshot",
@@ -88,7 +100,8 @@ __all__ = [
     "write_report",
 ]
 
-LANGS: tuple[Lang, ...] = ("zh", "en")
+# The formats a report is rendered as (LANGS, its languages, comes from tidings.common.langs).
+REPORT_FORMATS = FORMATS
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
@@ -190,6 +203,36 @@ def _lang(lang: str | None, settings: RepoConfig) -> Lang:
     if chosen not in LANGS:
         raise InvocationError(f"language must be zh or en, got {chosen!r}", "e.g. en")
     return chosen
+
+
+@_public
+def check_when(date: str | None = None, week: str | None = None) -> None:
+    """Raise WindowError for a `--date` or `--week` text that names no day or ISO week; the
+    words (`today`, `yesterday`, `this-week`, `last-week`) pass. Needs no repository."""
+    from tidings.facts.windows import DAY_WORDS, WEEK_WORDS, parse_date, parse_week
+
+    if date is not None and date.strip().lower() not in DAY_WORDS:
+        parse_date(date)
+    if week is not None and week.strip().lower() not in WEEK_WORDS:
+        parse_week(week)
+
+
+@_public
+def check_report_format(fmt: str, lang: str) -> None:
+    """Raise InvocationError for a format outside REPORT_FORMATS or a language outside LANGS,
+    and TidingsError for a PDF whose fonts this machine lacks (a zh PDF with no CJK font
+    would show boxes): say so before building anything."""
+    if fmt not in REPORT_FORMATS:
+        raise InvocationError(
+            f"format must be one of {', '.join(REPORT_FORMATS)}, got {fmt!r}", "e.g. md"
+        )
+    if lang not in LANGS:
+        raise InvocationError(f"language must be zh or en, got {lang!r}", "e.g. en")
+    if fmt == "pdf":
+        from tidings.render.fonts import fonts_error
+
+        if (refusal := fonts_error(lang)) is not None:
+            raise refusal
 
 
 @_public
@@ -449,13 +492,7 @@ def stats(
     """A day's or week's counts: issues, PRs, paths and people (docs/stats.md). Give exactly
     one of `day` and `week`; coverage as for `build_daily`."""
     from tidings.facts.stats import DEFAULT_DEPTH, DEFAULT_TOP, window_stats
-    from tidings.facts.windows import (
-        WindowError,
-        daily_window,
-        parse_date,
-        parse_week,
-        weekly_window,
-    )
+    from tidings.facts.windows import daily_window, parse_date, parse_week, weekly_window
     from tidings.report.service import ReportService
 
     settings = _settings(repo, config)

@@ -18,6 +18,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from tidings.common.langs import LANGS as LANGS  # re-exported for the layers above
+from tidings.common.langs import Lang as Lang
 from tidings.errors import ConfigError, hide_password
 from tidings.globs import GlobError, compile_glob
 
@@ -26,8 +28,6 @@ from tidings.names import LOGIN, OWNER_PATTERN, REPO_NAME
 
 DEFAULT_CONFIG = "tidings.toml"
 # The languages reports and the site are written in; `words/` holds each one's catalogue.
-Lang = Literal["zh", "en"]
-LANGS: tuple[Lang, ...] = get_args(Lang)
 # A team as ORG/TEAM-SLUG: the organisation follows the login rule, the slug GitHub's.
 TEAM = re.compile(rf"^{OWNER_PATTERN}/[A-Za-z0-9_.-]{{1,100}}\Z")
 

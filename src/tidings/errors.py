@@ -14,6 +14,8 @@ __all__ = [
     "StoreError",
     "TidingsError",
     "TidingsWarning",
+    "UncoveredWindowError",
+    "WindowError",
 ]
 
 
@@ -52,6 +54,14 @@ class InvocationError(TidingsError):
     """
 
     exit_code = 2
+
+
+class UncoveredWindowError(TidingsError):
+    """The window has not ended, or the store's data stops before its end."""
+
+
+class WindowError(InvocationError):
+    """A date or week the user typed that is malformed or out of range."""
 
 
 class ConfigError(InvocationError):

@@ -36,7 +36,7 @@ import logging
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -512,38 +512,3 @@ async def _reap_once(app: App, stalled_after: float, retries: int) -> None:
         raise
     except Exception as exc:  # the database blinked: look again next time
         log.warning("looking for stalled jobs failed: %s", exc)
-
-
-@contextlib.contextmanager
-def quiet_tracebacks() -> Iterator[None]:
-    """Worker logs in one line per event: a job's failure is its own line already, and
-    procrastinate would add the exception's traceback to its "job failed" record."""
-
-    class OneLine(logging.Formatter):
-        def formatException(self, ei: Any) -> str:
-            return ""
-
-        def format(self, record: logging.LogRecord) -> str:
-            record.exc_text = ""
-            return super().format(record).rstrip()
-
-    from tidings import console
-
-    handler = logging.StreamHandler(console.stderr)
-    handler.setFormatter(OneLine("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    root = logging.getLogger()
-    old_level = root.level
-    # A line per request or migration step: the job lines say enough.
-    chatty = [logging.getLogger(name) for name in ("httpx", "alembic")]
-    levels = [logger.level for logger in chatty]
-    root.addHandler(handler)
-    root.setLevel(logging.INFO)
-    for logger in chatty:
-        logger.setLevel(logging.WARNING)
-    try:
-        yield
-    finally:
-        root.removeHandler(handler)
-        root.setLevel(old_level)
-        for logger, level in zip(chatty, levels, strict=True):
-            logger.setLevel(level)

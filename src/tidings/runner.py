@@ -23,8 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tidings.config import Config, RepoConfig
-from tidings.errors import TidingsError
-from tidings.facts.coverage import UncoveredWindowError
+from tidings.errors import TidingsError, UncoveredWindowError
 from tidings.facts.windows import closed_days, daily_window, last_closed_week
 from tidings.progress import Progress
 from tidings.report.service import ReportService
@@ -174,7 +173,7 @@ def run_repositories(
         for repo in order:
             one(repo)
     else:
-        from tidings.workers import thread_pool
+        from tidings.common.workers import thread_pool
 
         done = 0
         with thread_pool(workers) as pool:

@@ -8,15 +8,15 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import get_args
 
 import pytest
 
 from tests.cli.test_terminal import Terminal, _env
 from tidings.cli import app
-from tidings.cli import reports as report_commands
 from tidings.cli.app import LANGUAGES, REPORT_FORMATS
-from tidings.config import LANGS
-from tidings.report_files import FORMATS
+from tidings.config import LANGS, Lang
+from tidings.report_files import FORMATS, Format
 
 EXE = Path(sys.executable).with_name("tidings")
 SAMPLE = Path(__file__).resolve().parents[2] / "src" / "tidings" / "demo" / "sample.jsonl"
@@ -92,8 +92,8 @@ def test_completion_beside_a_broken_config_offers_nothing_and_prints_no_tracebac
 
 
 def test_the_completed_values_are_the_ones_the_commands_accept() -> None:
-    assert set(LANGUAGES) == set(LANGS) == set(report_commands.LANGS)
-    assert set(REPORT_FORMATS) == set(FORMATS)
+    assert set(LANGUAGES) == set(LANGS) == set(get_args(Lang))
+    assert set(REPORT_FORMATS) == set(FORMATS) == set(get_args(Format))
 
 
 @pytest.fixture

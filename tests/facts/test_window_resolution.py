@@ -13,8 +13,7 @@ import pytest
 
 from tidings import api
 from tidings.config import Config, RepoConfig
-from tidings.errors import TidingsWarning
-from tidings.facts.coverage import UncoveredWindowError
+from tidings.errors import TidingsWarning, UncoveredWindowError
 from tidings.facts.windows import closed_days, last_closed_day, last_closed_week, resolve_week
 from tidings.runner import run_repositories
 from tidings.store import Store

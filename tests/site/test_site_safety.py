@@ -390,7 +390,7 @@ def test_two_copies_publish_the_newest_with_a_warning(
 
 POOL = """\
 import time
-from tidings.workers import new_process_pool
+from tidings.common.workers import new_process_pool
 
 pool = new_process_pool(2)
 jobs = [pool.submit(time.sleep, 120) for _ in range(2)]

@@ -62,6 +62,7 @@ from tidings.analysis.schemas import (
     SectionAnswer,
 )
 from tidings.analysis.weekly import payloads
+from tidings.common.workers import thread_pool
 from tidings.config import Lang, LLMConfig
 from tidings.errors import ConfigError, hide_password
 from tidings.facts.activity_data import WindowData
@@ -71,7 +72,6 @@ from tidings.facts.paths import PathKinds
 from tidings.facts.weekly import WeekInput
 from tidings.store import Store
 from tidings.textsafe import clean
-from tidings.workers import thread_pool
 
 Slot = tuple[Any, ...]
 BATCH_CHARS = 14_000  # card characters per map call: ~4k tokens in, well inside 32k contexts

@@ -135,7 +135,7 @@ def _exit_interrupted() -> NoReturn:
     # A second Ctrl-C can cut a progress display's cleanup short: never leave the cursor hidden.
     console.err.show_cursor(True)
     console.error_line("interrupted")
-    from tidings.workers import busy_threads
+    from tidings.common.workers import busy_threads
 
     if busy_threads():
         # A model call still running in a worker thread would hold the interpreter at exit

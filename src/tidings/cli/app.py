@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from platformdirs import user_data_dir
 
-from tidings import console
+from tidings import api, console
 from tidings._version import __version__
 from tidings.errors import InvocationError
 
@@ -135,12 +135,9 @@ def bad_choice(name: str, value: str, allowed: tuple[str, ...]) -> InvocationErr
 def check_when(date: str | None, week: str | None) -> None:
     """A malformed --date or --week is a usage error said before anything else (the note on
     an unconfigured repository included); the words (yesterday, last-week) pass."""
-    from tidings.facts.windows import DAY_WORDS, WEEK_WORDS, parse_date, parse_week
+    from tidings.api import check_when as check
 
-    if date is not None and date.strip().lower() not in DAY_WORDS:
-        parse_date(date)
-    if week is not None and week.strip().lower() not in WEEK_WORDS:
-        parse_week(week)
+    check(date, week)
 
 
 def say(line: str) -> None:
@@ -153,8 +150,8 @@ def warn(text: str) -> None:
 
 
 # What shell completion offers. The commands check the same values (a test holds the two).
-LANGUAGES = ("zh", "en")
-REPORT_FORMATS = ("md", "json", "pdf")
+LANGUAGES = api.LANGS
+REPORT_FORMATS = api.REPORT_FORMATS
 
 
 def complete(choices: tuple[str, ...], incomplete: str) -> list[str]:

@@ -19,7 +19,6 @@ from tidings.cli.app import (
     state,
 )
 from tidings.errors import InvocationError
-from tidings.facts.stats import DEFAULT_DEPTH, DEFAULT_TOP
 
 
 @app.command()
@@ -102,17 +101,20 @@ def stats(
         str | None,
         typer.Option("--week", help="An ISO week: YYYY-Www, this-week or last-week."),
     ] = None,
+    # The defaults are the API's (facts/stats.py); shown here without importing the store.
     depth: Annotated[
-        int, typer.Option(min=1, help="Folder depth for the top directories.")
-    ] = DEFAULT_DEPTH,
-    top: Annotated[int, typer.Option(min=1, help="How many paths and directories to list.")] = (
-        DEFAULT_TOP
-    ),
+        int | None,
+        typer.Option(min=1, show_default="2", help="Folder depth for the top directories."),
+    ] = None,
+    top: Annotated[
+        int | None,
+        typer.Option(min=1, show_default="10", help="How many paths and directories to list."),
+    ] = None,
     allow_partial: AllowPartialOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Count a day's or week's issues, PRs, paths and people (JSON shape: docs/stats.md)."""
-    from tidings.facts.windows import WindowError
+    from tidings.errors import WindowError
 
     run = state(ctx)
     if (date is None) == (week is None):

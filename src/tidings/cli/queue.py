@@ -3,7 +3,10 @@ half (the option itself lives with `run` in site.py)."""
 
 from __future__ import annotations
 
-from typing import Annotated
+import contextlib
+import logging
+from collections.abc import Iterator
+from typing import Annotated, Any
 
 import typer
 
@@ -72,8 +75,6 @@ def worker(
 ) -> None:
     """Work through the jobs `tidings run --queue` queued, on a PostgreSQL store shared by
     every machine (docs/scale.md). Ctrl-C or SIGTERM lets the running jobs finish."""
-    from tidings.queue import quiet_tracebacks
-
     run = state(ctx)
     with quiet_tracebacks():
         api.work(
@@ -84,3 +85,36 @@ def worker(
             heartbeat=heartbeat,
             stalled_after=stalled_after,
         )
+
+
+@contextlib.contextmanager
+def quiet_tracebacks() -> Iterator[None]:
+    """Worker logs in one line per event: a job's failure is its own line already, and
+    procrastinate would add the exception's traceback to its "job failed" record."""
+
+    class OneLine(logging.Formatter):
+        def formatException(self, ei: Any) -> str:
+            return ""
+
+        def format(self, record: logging.LogRecord) -> str:
+            record.exc_text = ""
+            return super().format(record).rstrip()
+
+    handler = logging.StreamHandler(console.stderr)
+    handler.setFormatter(OneLine("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    old_level = root.level
+    # A line per request or migration step: the job lines say enough.
+    chatty = [logging.getLogger(name) for name in ("httpx", "alembic")]
+    levels = [logger.level for logger in chatty]
+    root.addHandler(handler)
+    root.setLevel(logging.INFO)
+    for logger in chatty:
+        logger.setLevel(logging.WARNING)
+    try:
+        yield
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(old_level)
+        for logger, level in zip(chatty, levels, strict=True):
+            logger.setLevel(level)

@@ -23,14 +23,10 @@ from tidings.cli.app import (
     state,
 )
 from tidings.errors import InvocationError
-from tidings.render.fonts import fonts_error
-from tidings.report_files import FORMATS
 
 if TYPE_CHECKING:
     from tidings.config import Lang, RepoConfig
     from tidings.report_files import Format, Report
-
-LANGS: tuple[Lang, ...] = ("zh", "en")
 
 report_app = typer.Typer(
     help="Daily and weekly reports as Markdown, JSON (the report model) or PDF.",
@@ -46,19 +42,19 @@ def _setup(
     format); every usage mistake is found here, before the store is touched."""
     run = state(ctx)
     # Usage mistakes first, before the note on an unconfigured repository.
-    if lang is not None and lang not in LANGS:
-        raise bad_choice("--lang", lang, LANGS)
+    if lang is not None and lang not in api.LANGS:
+        raise bad_choice("--lang", lang, api.LANGS)
     if fmt is None:  # --out report.pdf asks for a PDF as plainly as --format pdf does
         suffix = out.suffix.lstrip(".") if out is not None else ""
-        fmt = suffix if suffix in FORMATS else "md"
-    if fmt not in FORMATS:
-        raise bad_choice("--format", fmt, FORMATS)
+        fmt = suffix if suffix in api.REPORT_FORMATS else "md"
+    if fmt not in api.REPORT_FORMATS:
+        raise bad_choice("--format", fmt, api.REPORT_FORMATS)
     if fmt == "pdf" and out is None:
         raise InvocationError("--format pdf writes a file: give --out", "e.g. --out report.pdf")
     settings = run.repo(repo)
     language = lang or settings.language
-    if fmt == "pdf" and (refusal := fonts_error(language)) is not None:
-        raise refusal  # asked for a PDF: one that shows boxes is no answer (render/fonts.py)
+    # Asked for a PDF: one that shows boxes is no answer (render/fonts.py).
+    api.check_report_format(fmt, language)
     return run, settings, language, fmt
 
 

@@ -8,7 +8,6 @@ import typer
 
 from tidings import api
 from tidings.cli.app import app, bad_choice, say
-from tidings.config import LANGS
 
 
 @app.command()
@@ -46,8 +45,8 @@ def init(
 ) -> None:
     """Write a commented tidings.toml here (and with --github-actions the daily workflow)."""
     language = lang
-    if language not in LANGS:
-        raise bad_choice("--lang", language, LANGS)
+    if language not in api.LANGS:
+        raise bad_choice("--lang", language, api.LANGS)
     written = api.init_project(
         repos,
         timezone=timezone,

@@ -24,16 +24,12 @@ from zoneinfo import ZoneInfo
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from tidings.errors import TidingsError
+from tidings.errors import UncoveredWindowError
 from tidings.facts.activity_data import WindowData
 from tidings.facts.actors import is_git_name
 from tidings.facts.stats import GIT_ONLY_UNKNOWN, GIT_UNKNOWN, git_only
 from tidings.facts.windows import Window, utc_offset
 from tidings.store import schema
-
-
-class UncoveredWindowError(TidingsError):
-    """The window has not ended, or the store's data stops before its end."""
 
 
 @dataclass(frozen=True)

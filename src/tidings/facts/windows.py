@@ -20,13 +20,9 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
-from tidings.errors import InvocationError
+from tidings.errors import WindowError
 
 WindowKind = Literal["day", "week"]
-
-
-class WindowError(InvocationError):
-    """A date or week the user typed that is malformed or out of range."""
 
 
 FIRST_YEAR, LAST_YEAR = 1970, 9998

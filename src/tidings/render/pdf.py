@@ -30,6 +30,7 @@ from collections.abc import Generator, Iterator, Sequence
 from contextlib import closing, contextmanager
 from pathlib import Path
 
+from tidings.common.workers import process_pool
 from tidings.config import Lang
 from tidings.errors import TidingsError, TidingsWarning
 from tidings.outputs import write_atomic
@@ -37,7 +38,6 @@ from tidings.progress import Progress
 from tidings.render.fonts import CJK_PACKAGES, fonts_error, fonts_key, missing_fonts
 from tidings.render.html import render_html
 from tidings.report.kinds import Report, load_report
-from tidings.workers import process_pool
 
 # Font subsets are rebuilt by fontTools, which stamps them with the current time unless
 # SOURCE_DATE_EPOCH says otherwise (reproducible-builds.org); a fixed stamp makes the same
