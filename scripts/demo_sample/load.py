@@ -28,6 +28,7 @@ REVIEW_STATES = ("APPROVED", "CHANGES_REQUESTED", "COMMENTED")
 
 
 def load_story(root: Path = STORY) -> Story:
+    """The story in `root`; the day files may come in any order (items sort by creation)."""
     frame = _frame(read(root / "repository.toml"))
     people = _people(read(root / "people.toml"))
     reader = _Reader(people, _canned(read(root / "canned.toml"), people))

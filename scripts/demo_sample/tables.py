@@ -82,8 +82,11 @@ class Table:
 
 def read(path: Path) -> Table:
     """A TOML file as a Table; every text loses one final line break (see `_trim`)."""
-    with path.open("rb") as f:
-        data = tomllib.load(f)
+    try:
+        with path.open("rb") as f:
+            data = tomllib.load(f)
+    except tomllib.TOMLDecodeError as e:
+        raise StoryError(f"{path.name}: {e}") from None
     return Table(_trim(data), path.name)
 
 
