@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
-import sys
 from collections import Counter, defaultdict
 from datetime import date, timedelta
 from functools import cache
 from pathlib import Path
-from typing import Any
 
+import build_demo_sample
 import pytest
+from demo_sample.load import load_story
+from demo_sample.model import Story
+from demo_sample.snapshot import render
 
 from tidings import records as r
 from tidings.config import load_config
@@ -27,20 +28,6 @@ HAN = re.compile(r"[\u4e00-\u9fff]")
 KANA = re.compile(r"[\u3040-\u30ff]")
 EMOJI = re.compile(r"[\U0001F300-\U0001FAFF\u2705]")
 FIRST, LAST, QUIET = date(2026, 3, 2), date(2026, 3, 13), date(2026, 3, 8)
-# The snapshot's source script lives outside the package (only its output ships).
-BUILDER = Path(__file__).resolve().parents[2] / "scripts" / "build_demo_sample.py"
-
-
-def _load_builder() -> object:
-    spec = importlib.util.spec_from_file_location("build_demo_sample", BUILDER)
-    assert spec is not None and spec.loader is not None, f"{BUILDER} is missing"
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
-
-
-build_sample: Any = _load_builder()
 
 
 class Sample:
@@ -74,6 +61,12 @@ class Sample:
             for ref in self.refs
             if ref.issue_repo == REPO and ref.issue_number == number
         ]
+
+
+@cache
+def _story() -> Story:
+    """The story the builder reads (scripts/demo_sample/story/, imported via conftest.py)."""
+    return load_story()
 
 
 @cache
@@ -114,7 +107,8 @@ def test_header_and_every_line_validate(s: Sample) -> None:
 
 
 def test_sample_is_what_the_builder_writes() -> None:
-    assert build_sample.render() == SAMPLE_PATH.read_text(encoding="utf-8")
+    assert render(_story()) == SAMPLE_PATH.read_text(encoding="utf-8")
+    assert build_demo_sample.main(["--check"]) == 0
 
 
 def test_import_then_export_gives_the_same_records(tmp_path: Path) -> None:
@@ -187,7 +181,7 @@ def test_counts_match_child_records(s: Sample) -> None:
 
 
 def test_times_are_consistent(s: Sample) -> None:
-    limit = build_sample.EXPORTED_AT
+    limit = _story().frame.exported_at
     children: dict[int, list] = defaultdict(list)
     for c in s.comments:
         assert c.updated_at >= c.created_at
