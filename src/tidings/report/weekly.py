@@ -30,6 +30,16 @@ from tidings.facts.reverts import is_revert
 from tidings.facts.review_figures import ThreadFigures
 from tidings.facts.risk import MergedPR, risk_score
 from tidings.facts.roles import load_roles
+from tidings.facts.slots import (
+    FollowUpText,
+    PRSummary,
+    PRWhy,
+    RiskText,
+    Section,
+    ThemeText,
+    TrackItemText,
+    TrackText,
+)
 from tidings.facts.topics import SWEPT
 from tidings.facts.trends import topic_tags
 from tidings.facts.weekly import (
@@ -66,7 +76,8 @@ from tidings.store import Store
 from tidings.words.weekly import tag_name, theme_name_zh, wt
 
 if TYPE_CHECKING:  # the model layer (and its SDK) loads only when a model is used
-    from tidings.analysis.analyst import Analysis, Analyst
+    from tidings.analysis.analyst import Analyst
+    from tidings.analysis.result import Analysis
 
 __all__ = ["WeeklyReport", "build_weekly"]
 
@@ -475,7 +486,7 @@ class _Writer(SlotText):
         tags = self.facts.risks.get(number, [])
         git = pr.source == "git"
         dirs = list(top_dirs([(f.path, f.lines) for f in pr.files]))
-        summary = self.prose(("pr", number), self.describe(pr), self.revert_refs(number))
+        summary = self.prose(PRSummary(number), self.describe(pr), self.revert_refs(number))
         return w.WeeklyPR(
             item=self.ref(number),
             source="git" if git else "api",
@@ -492,7 +503,7 @@ class _Writer(SlotText):
             risk_tags=_risk_tags(tags),
             risk_score=risk_score(tags),
             summary=summary,
-            why=self.llm_only(("why", number)),
+            why=self.llm_only(PRWhy(number)),
             stated_effect=self.effect(pr.body, summary),
             reverts=self.reverted_ref(number),
             relands=self.reland_refs(number),
@@ -638,7 +649,7 @@ class _Writer(SlotText):
             parts.append(self.t("summary_norisk"))
         cited = [n for pair in self.facts.reverts.items() for n in pair]
         cited += [n for r in self.facts.relands for n in (r, *self.revert_refs(r))]
-        return self.prose(("summary",), self.sentences(parts), cited)
+        return self.prose(Section("summary"), self.sentences(parts), cited)
 
     def coverage(self) -> w.Coverage:
         git = self.facts.sources.get("git", 0)
@@ -689,7 +700,7 @@ class _Writer(SlotText):
                 theme=theme,
                 item=self.ref(n),
                 text=self.prose(
-                    ("pr", n), self.describe(self.prs[n], quote=False), self.revert_refs(n)
+                    PRSummary(n), self.describe(self.prs[n], quote=False), self.revert_refs(n)
                 )
                 if self.lang == "zh" and n in under_themes
                 else self.weekly[n].summary,
@@ -709,7 +720,7 @@ class _Writer(SlotText):
                     risk_score=risk_score(tags),
                     tags=_risk_tags(tags),
                     observation=self.prose(
-                        ("risk", n, "observation"),
+                        RiskText(n, "observation"),
                         self.sentences(
                             [
                                 self.t(
@@ -723,7 +734,7 @@ class _Writer(SlotText):
                         ),
                     ),
                     follow_up=self.prose(
-                        ("risk", n, "follow_up"),
+                        RiskText(n, "follow_up"),
                         self.specific_follow_up(n, tags),
                         self.revert_refs(n),
                     ),
@@ -819,7 +830,7 @@ class _Writer(SlotText):
             by_label=[w.NameCount(name=x.name, count=x.value) for x in labels],
             by_title_tag=[w.NameCount(name=x.name, count=x.value) for x in tags],
             by_risk_tag=by_risk,
-            text=self.prose(("exec",), self.sentences(parts)),
+            text=self.prose(Section("exec"), self.sentences(parts)),
         )
 
     def key_changes(self, themes_: list[Theme]) -> list[w.ThemeChanges]:
@@ -860,7 +871,7 @@ class _Writer(SlotText):
                     additions=adds,
                     deletions=dels,
                     items=[self.weekly[n] for n in theme.members[:THEME_ITEMS]],
-                    text=self.prose(("theme", theme.kind, theme.name), text),
+                    text=self.prose(ThemeText(theme.kind, theme.name), text),
                 )
             )
         return out
@@ -911,7 +922,7 @@ class _Writer(SlotText):
             title_tags=rows(tag_trends(f)),
             directories=rows(dirs),
             hot_files=rows(files),
-            text=self.prose(("module_trends",), text),
+            text=self.prose(Section("module_trends"), text),
         )
 
     def merged_groups(self) -> list[w.MergedGroup]:
@@ -935,13 +946,13 @@ class _Writer(SlotText):
                     reasons=list(m.reasons),
                     # Facts without the quote: the same PR is quoted under its theme.
                     text=self.prose(
-                        ("pr", m.number),
+                        PRSummary(m.number),
                         self.describe(self.prs[m.number], quote=False),
                         self.revert_refs(m.number),
                     )
                     if m.number in self.prs
                     else self.prose(
-                        ("track_item", m.number),
+                        TrackItemText(m.number),
                         self.quote(
                             self.facts.data.items[m.number].body,
                             self.facts.data.items[m.number].title,
@@ -978,7 +989,7 @@ class _Writer(SlotText):
                     merged_prs=len(merged),
                     other_items=others if self.facts.others_known else None,
                     items=items,
-                    text=self.prose(("track", track.title), text, cited),
+                    text=self.prose(TrackText(track.title), text, cited),
                     unlisted=len(track.matches) - len(items),
                 )
             )
@@ -995,5 +1006,5 @@ class _Writer(SlotText):
             reason=group.reason,
             items=[self.ref(n) for n in numbers[:FOLLOW_ITEMS]],
             total=len(numbers),
-            text=self.prose(("follow_up", group.kind, group.reason), rules),
+            text=self.prose(FollowUpText(group.kind, group.reason), rules),
         )
