@@ -20,7 +20,7 @@ from testkit.servers.openai import FakeOpenAI, data_of
 from testkit.shared import shared_dir
 from tests.factories import Records, seed
 from tests.shared import shared_or_skip
-from tidings.analysis import analyst as analyst_module
+from tidings.analysis import budgets as limits
 from tidings.analysis.analyst import Analyst
 from tidings.analysis.cache import LLMCache
 from tidings.analysis.cards import DIFF_CHARS, card_logins
@@ -371,14 +371,14 @@ def test_completion_budgets_hold_the_longest_recorded_answers() -> None:
         rows += [json.loads(line) for line in path.open(encoding="utf-8")]
     longest = _longest(rows)
     budgets = {
-        "pr_cards": analyst_module.ITEM_TOKENS,
-        "hot_cards": analyst_module.HOT_TOKENS,
-        **analyst_module.WEEKLY_TOKENS,
+        "pr_cards": limits.ITEM_TOKENS,
+        "hot_cards": limits.HOT_TOKENS,
+        **limits.WEEKLY_TOKENS,
     }
     sections = {"summary", "topic", "trends", "activity", "watch", "weekly_summary"}
     sections |= {"weekly_exec", "weekly_trends"}
     for task, tokens in longest.items():
-        budget = analyst_module.SECTION_TOKENS if task in sections else budgets[task]
+        budget = limits.SECTION_TOKENS if task in sections else budgets[task]
         assert budget >= MARGIN * tokens, f"{task}: {budget} tokens for an answer of {tokens}"
     # The old per-card budget was too tight: real answers reached it.
     assert longest["pr_cards"] > 220

@@ -356,13 +356,15 @@ SECTIONS = ("summary", "topic", "trends", "activity", "watch")  # a daily's, by 
 
 
 def _where(args: tuple[Any, ...]) -> str | None:
-    """Where an analyst step works, from its arguments: a card's `#N`, or a section name."""
+    """Where an analyst step works, from its arguments: a card's `#N`, or a section name
+    (given as such, or as a job's `section`)."""
     for arg in args:
         if isinstance(arg, dict) and isinstance(arg.get("number"), int):
             return f"#{arg['number']}"
     for arg in args:
-        if isinstance(arg, str) and (arg.startswith("weekly_") or arg in SECTIONS):
-            return arg
+        name = getattr(arg, "section", arg)
+        if isinstance(name, str) and (name.startswith("weekly_") or name in SECTIONS):
+            return name
     return None
 
 
@@ -372,18 +374,27 @@ def spying() -> Iterator[Spy]:
     went, why, and where each fallback happened; the report is built exactly as without it.
 
     It needs little of the analyst: `Analysis.usage` (every count is attributed on the thread
-    that raises it, so the counts by where are exact), and the step methods `_take_pr`,
-    `_take_hot`, `_reduce` and `_weekly` to say where. The dropped sentences themselves come
-    from whichever guard interface the analyst has: `_guarded(out, verdicts)` with each
-    verdict's `sentence` and `problems`, or (commit 2497fee) the module's `keep_faithful`,
-    with `_text_objections` for the objection line, and the notes whose `evidence` is not in
-    the card. A step it cannot find is left alone: its drops are then counted, not quoted."""
+    that raises it, so the counts by where are exact), and the step methods `take_pr` and
+    `take_hot` (mapping.py's `Mapper`; before, the analyst's `_take_pr`, `_take_hot`),
+    `_reduce` and `_weekly` to say where. The dropped sentences themselves come from
+    whichever guard interface the analyst has: `guarded(out, verdicts)` (asking.py's `Asker`;
+    before, the analyst's `_guarded`) with each verdict's `sentence` and `problems`, or
+    (commit 2497fee) the module's `keep_faithful`, with `_text_objections` for the objection
+    line, and the notes whose `evidence` is not in the card. A step it cannot find is left
+    alone: its drops are then counted, not quoted."""
+    import contextlib
+    import importlib
+
     from tidings.analysis import analyst as a
     from tidings.analysis.provider import Usage
     from tidings.analysis.schemas import PRAnswer
 
     spy = Spy()
-    cls = a.Analyst
+    owners: list[Any] = [a.Analyst]
+    for module, name in (("mapping", "Mapper"), ("asking", "Asker")):
+        # Absent in an analyst from before the split: its steps are its own methods.
+        with contextlib.suppress(ImportError, AttributeError):
+            owners.append(getattr(importlib.import_module(f"tidings.analysis.{module}"), name))
 
     class Counted(Usage):
         def __setattr__(self, name: str, value: Any) -> None:
@@ -398,11 +409,14 @@ def spying() -> Iterator[Spy]:
         with spy.lock:
             spy.dropped.append(Dropped(where, sentence, objections))
 
-    originals: dict[str, Any] = {}
+    originals: dict[str, tuple[Any, Any]] = {}  # name -> (where it was found, the original)
     wrappers: dict[str, Callable[..., Any]] = {}
 
+    def original(name: str) -> Any:
+        return originals[name][1]
+
     def start(self: Any) -> Any:
-        out = originals["_start"](self)
+        out = original("_start")(self)
         out.usage = Counted()
         return out
 
@@ -411,14 +425,14 @@ def spying() -> Iterator[Spy]:
     def step(name: str) -> Callable[..., Any]:
         def wrapped(self: Any, *args: Any, **kwargs: Any) -> Any:
             with spy.at(_where(args) or spy.where()):
-                result = originals[name](self, *args, **kwargs)
-                if name == "_take_pr":
+                result = original(name)(self, *args, **kwargs)
+                if name in ("take_pr", "_take_pr"):
                     quotes_no_text(args)
                 return result
 
         return wrapped
 
-    for name in ("_take_pr", "_take_hot", "_reduce", "_weekly"):
+    for name in ("take_pr", "take_hot", "_take_pr", "_take_hot", "_reduce", "_weekly"):
         wrappers[name] = step(name)
 
     def quotes_no_text(args: tuple[Any, ...]) -> None:
@@ -434,19 +448,23 @@ def spying() -> Iterator[Spy]:
                 objection = f"evidence {n.evidence!r} quotes no text of the card"
                 note(spy.where(), f"(note) {n.text}", [objection])
 
-    def guarded(self: Any, out: Any, *args: Any, **kwargs: Any) -> Any:
-        verdicts = args[0] if args else None
-        if isinstance(verdicts, list) and all(hasattr(v, "problems") for v in verdicts):
-            for v in verdicts:
-                if v.problems:
-                    note(spy.where(), str(v.sentence), [str(p) for p in v.problems])
-        return originals["_guarded"](self, out, *args, **kwargs)
+    def guarded(name: str) -> Callable[..., Any]:
+        def wrapped(self: Any, out: Any, *args: Any, **kwargs: Any) -> Any:
+            verdicts = args[0] if args else None
+            if isinstance(verdicts, list) and all(hasattr(v, "problems") for v in verdicts):
+                for v in verdicts:
+                    if v.problems:
+                        note(spy.where(), str(v.sentence), [str(p) for p in v.problems])
+            return original(name)(self, out, *args, **kwargs)
 
-    wrappers["_guarded"] = guarded
+        return wrapped
+
+    for name in ("guarded", "_guarded"):
+        wrappers[name] = guarded(name)
     keep = getattr(a, "keep_faithful", None)
 
     def keep_faithful(text: str, guard: Any, *, speaker: str | None = None) -> Any:
-        kept, dropped = originals["keep_faithful"](text, guard, speaker=speaker)
+        kept, dropped = original("keep_faithful")(text, guard, speaker=speaker)
         if dropped:
             split = getattr(a, "sentences", None)
             check = getattr(a, "problems", None)
@@ -464,17 +482,18 @@ def spying() -> Iterator[Spy]:
         return kept, dropped
 
     for name, wrapper in wrappers.items():
-        if hasattr(cls, name):
-            originals[name] = getattr(cls, name)
-            setattr(cls, name, wrapper)
+        owner = next((x for x in owners if name in vars(x)), None)
+        if owner is not None:
+            originals[name] = (owner, getattr(owner, name))
+            setattr(owner, name, wrapper)
     if keep is not None:
-        originals["keep_faithful"] = keep
+        originals["keep_faithful"] = (a, keep)
         setattr(a, "keep_faithful", keep_faithful)  # noqa: B010 (a name mypy cannot see)
     try:
         yield spy
     finally:
-        for name, value in originals.items():
-            setattr(a if name == "keep_faithful" else cls, name, value)
+        for name, (owner, value) in originals.items():
+            setattr(owner, name, value)
 
 
 # -- the replay ---------------------------------------------------------------------------------

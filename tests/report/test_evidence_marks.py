@@ -25,7 +25,8 @@ from tidings.demo import CONFIG_PATH, REPO
 from tidings.facts.review_figures import ThreadState, load_thread_figures, thread_figures
 from tidings.render.html import render_weekly_html
 from tidings.render.weekly_markdown import render_weekly_markdown
-from tidings.report.weekly import build_weekly, thread_text
+from tidings.report.weekly import build_weekly
+from tidings.report.weekly.risks import thread_text
 from tidings.report.weekly_model import WeeklyReport
 from tidings.store import Store, schema
 from tidings.store.gaps import unread_diffs

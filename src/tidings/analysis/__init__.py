@@ -10,6 +10,14 @@
                  untrusted text only as an attributed quote
     cache.py     answers in the store's llm_cache, keyed by content, prompt, model, parameters
     analyst.py   map per card, reduce per section; returns texts keyed by report slot
+                 (facts/slots.py), in an `Analysis` (result.py)
+    card_sets.py which PR cards a day or a week sends
+    mapping.py   the map step: batches of cards, answers checked and filed by slot
+    daily_sections.py, weekly.py  each reduce section's facts
+    weekly_sections.py  a handler per kind of weekly section
+    asking.py    one answer: cached, or asked and asked again once when the guard objects
+    known.py     what the guards check against: each window's items and roles, card sources
+    budgets.py   cards per call, completion tokens per answer
 
 The analyst reads the facts bundle the report writer lays out (facts/daily.py `DayFacts`,
 facts/weekly.py `WeekFacts`). `report/daily.py` takes an `Analyst` and uses a slot's validated

@@ -16,9 +16,18 @@ per-PR answers, the same lists the weekly report lays out (`WeekInput`).
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, NamedTuple
 
 from tidings.analysis.cards import evidence_fields
+from tidings.facts.slots import (
+    FollowUpText,
+    PRSummary,
+    PRWhy,
+    Slot,
+    ThemeText,
+    TrackItemText,
+    TrackText,
+)
 from tidings.facts.weekly import (
     TRACK_ITEMS,
     Trend,
@@ -39,11 +48,22 @@ FOLLOW_PRS = 6
 TREND_ROWS = 8
 
 
+class WeeklyJob(NamedTuple):
+    """One weekly section's reduce call: the facts it reads, the logins it may cite and, for
+    a section answered by key (themes, follow-ups, tracks), each key with its slot in the
+    report, as the payload lists them."""
+
+    section: str
+    payload: dict[str, Any]
+    logins: set[str]
+    keys: tuple[tuple[str, Slot], ...] = ()
+
+
 def theme_key(kind: str, name: str) -> str:
     return f"{kind}:{name}"
 
 
-def brief(week: WeekInput, texts: dict[tuple[Any, ...], str], n: int) -> dict[str, Any]:
+def brief(week: WeekInput, texts: dict[Slot, str], n: int) -> dict[str, Any]:
     """One merged PR as a section lists it: facts, and its model summary when there is one."""
     pr = week.facts.by_number[n]
     entry: dict[str, Any] = {
@@ -60,10 +80,10 @@ def brief(week: WeekInput, texts: dict[tuple[Any, ...], str], n: int) -> dict[st
         "deletions": pr.deletions,
         "risk_tags": [t.tag for t in week.facts.risks.get(n, [])],
     }
-    if ("pr", n) in texts:
-        entry["summary"] = texts[("pr", n)]
-    if ("why", n) in texts:
-        entry["why"] = texts[("why", n)]
+    if PRSummary(n) in texts:
+        entry["summary"] = texts[PRSummary(n)]
+    if PRWhy(n) in texts:
+        entry["why"] = texts[PRWhy(n)]
     return entry
 
 
@@ -104,10 +124,8 @@ def _rows(trends: list[Trend]) -> list[dict[str, Any]]:
     ]
 
 
-def payloads(
-    week: WeekInput, texts: dict[tuple[Any, ...], str]
-) -> list[tuple[str, dict[str, Any], set[str]]]:
-    """(section, payload, citable logins) for every weekly section with something to say."""
+def payloads(week: WeekInput, texts: dict[Slot, str]) -> list[WeeklyJob]:
+    """A job for every weekly section with something to say."""
     f = week.facts
     if not f.prs:
         return []
@@ -117,9 +135,9 @@ def payloads(
     # Last week's themes, grouped as this week's are; under a `previous_week_` key, so their
     # counts are earlier figures to the guard.
     before = {"previous_week_themes": _previous_themes(week)}
-    out: list[tuple[str, dict[str, Any], set[str]]] = []
+    out: list[WeeklyJob] = []
     out.append(
-        (
+        WeeklyJob(
             "weekly_highlights",
             head | {"prs": [brief(week, texts, n) for n in f.ranked[:HIGHLIGHT_PRS]]} | before,
             authors,
@@ -136,10 +154,10 @@ def payloads(
                 "review_threads": fields["review_threads"],
             }
             prs.append(entry | evidence_figures(week, n))
-        out.append(("weekly_risks", {"prs": prs}, logins))
+        out.append(WeeklyJob("weekly_risks", {"prs": prs}, logins))
     counts = _counts(risk_counts(f))
     out.append(
-        (
+        WeeklyJob(
             "weekly_exec",
             head
             | {
@@ -165,20 +183,28 @@ def payloads(
             }
             for t in week.themes
         ]
-        out.append(("weekly_themes", {"themes": themes} | before, authors))
+        by_theme = tuple(
+            (theme_key(t.kind, t.name), ThemeText(t.kind, t.name)) for t in week.themes
+        )
+        out.append(WeeklyJob("weekly_themes", {"themes": themes} | before, authors, by_theme))
     if f.tracks:
         merged = set(by_number)
         tracks = []
+        slots: list[tuple[str, Slot]] = []
         for track in f.tracks:
+            track_key = f"track:{track.title}"
+            slots.append((track_key, TrackText(track.title)))
             items = []
             for m in track.matches[:TRACK_ITEMS]:
                 if m.number in merged:
                     items.append(brief(week, texts, m.number) | {"why_listed": list(m.reasons)})
                 elif m.number in f.data.items:
                     item = f.data.items[m.number]
+                    item_key = f"item:{m.number}"
+                    slots.append((item_key, TrackItemText(m.number)))
                     items.append(
                         {
-                            "key": f"item:{m.number}",
+                            "key": item_key,
                             "number": m.number,
                             "kind": item.kind,
                             "state": item.state,
@@ -188,7 +214,7 @@ def payloads(
                     )
             tracks.append(
                 {
-                    "key": f"track:{track.title}",
+                    "key": track_key,
                     "title": track.title,
                     "merged_prs": sum(m.number in merged for m in track.matches),
                     "other_items": sum(m.number not in merged for m in track.matches)
@@ -197,7 +223,7 @@ def payloads(
                     "items": items,
                 }
             )
-        out.append(("weekly_tracks", {"tracks": tracks}, authors))
+        out.append(WeeklyJob("weekly_tracks", {"tracks": tracks}, authors, tuple(slots)))
     dirs = churn_trends(f, files=False, depth=2)
     if dirs:
         trends = {
@@ -206,7 +232,7 @@ def payloads(
             "merged_prs_by_label": _rows(label_trends(f)),
             "merged_prs_by_title_tag": _rows(tag_trends(f)),
         }
-        out.append(("weekly_trends", head | trends, set()))
+        out.append(WeeklyJob("weekly_trends", head | trends, set()))
     if week.follow_ups:
         groups = []
         named: set[str] = set()
@@ -241,17 +267,19 @@ def payloads(
                     "items": entries,
                 }
             )
-        out.append(("weekly_follow_ups", {"groups": groups}, named))
+        by_group = tuple((g.key, FollowUpText(g.kind, g.reason)) for g in week.follow_ups)
+        out.append(WeeklyJob("weekly_follow_ups", {"groups": groups}, named, by_group))
     if week.summary is not None:
         summary = dict(week.summary)
         summary["key_prs"] = [
             entry
             | (
-                {"summary": texts[("pr", entry["number"])]}
-                if ("pr", entry["number"]) in texts
+                {"summary": texts[PRSummary(entry["number"])]}
+                if PRSummary(entry["number"]) in texts
                 else {}
             )
             for entry in summary.get("key_prs", [])
         ]
-        out.append(("weekly_summary", summary, {x.get("author") or "" for x in summary["key_prs"]}))
+        logins = {x.get("author") or "" for x in summary["key_prs"]}
+        out.append(WeeklyJob("weekly_summary", summary, logins))
     return out

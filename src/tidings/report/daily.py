@@ -20,6 +20,7 @@ from tidings.facts.daily import HISTORY, METRICS, DayFacts, TopicFacts, load_day
 from tidings.facts.discussions import Discussion, Participant
 from tidings.facts.evidence import PREvidence, window_evidence
 from tidings.facts.prose import cut
+from tidings.facts.slots import HotText, HotView, PRSummary, PRWhy, Section, TopicText
 from tidings.facts.topics import SWEPT
 from tidings.facts.windows import daily_window
 from tidings.records import now_utc
@@ -32,7 +33,8 @@ from tidings.store import Store
 from tidings.words.daily import t
 
 if TYPE_CHECKING:  # the model layer (and its SDK) loads only when a model is used
-    from tidings.analysis.analyst import Analysis, Analyst
+    from tidings.analysis.analyst import Analyst
+    from tidings.analysis.result import Analysis
 
 __all__ = ["HISTORY", "METRICS", "build_daily"]
 
@@ -122,8 +124,8 @@ def build_daily(
         ),
     )
     if not quiet and texts is not None:
-        report.trends_analysis = writer.llm_only(("trends",))
-        report.watch_analysis = writer.llm_only(("watch",))
+        report.trends_analysis = writer.llm_only(Section("trends"))
+        report.watch_analysis = writer.llm_only(Section("watch"))
     if texts is not None:
         record_llm(report, texts)
     return report
@@ -152,10 +154,10 @@ class _Writer(SlotText):
     def what_and_why(self, number: int, fallback: str) -> m.Prose:
         """A key change: the model's summary and its why-it-matters line, else the rules'."""
         texts = self.texts
-        what = texts.text("pr", number) if texts is not None else None
+        what = texts.text(PRSummary(number)) if texts is not None else None
         if texts is None or what is None:
             return m.Prose(text=fallback)
-        why = texts.text("why", number)
+        why = texts.text(PRWhy(number))
         return m.Prose(
             text=f"{what}{'' if self.lang == 'zh' else ' '}{why}" if why else what, by="llm"
         )
@@ -293,7 +295,7 @@ class _Writer(SlotText):
             previous_windows=HISTORY,
             trends=trends_out,
             dominant_areas=areas,
-            text=self.prose(("summary",), sep.join(sentences + focus), refs),
+            text=self.prose(Section("summary"), sep.join(sentences + focus), refs),
         )
 
     def focus(self) -> tuple[list[str], list[int]]:
@@ -330,7 +332,7 @@ class _Writer(SlotText):
                 m.TopicItem(
                     item=self.ref(x.number),
                     reasons=list(x.reasons),
-                    note=self.prose(("pr", x.number), self.item_note(self.data.items[x.number])),
+                    note=self.prose(PRSummary(x.number), self.item_note(self.data.items[x.number])),
                 )
                 for x in matches
             ]
@@ -338,7 +340,7 @@ class _Writer(SlotText):
                 m.TopicTrack(
                     title=track.title,
                     items=items,
-                    analysis=self.prose(("topic", track.title), *self._topic_analysis(track)),
+                    analysis=self.prose(TopicText(track.title), *self._topic_analysis(track)),
                 )
             )
         return tracks
@@ -415,10 +417,10 @@ class _Writer(SlotText):
                     comments_in_window=d.comments,
                     participants=len(d.participants),
                     reactions=d.reactions,
-                    core_topic=self.prose(("hot", d.number, "core_topic"), self._core(item)),
+                    core_topic=self.prose(HotText(d.number, "core_topic"), self._core(item)),
                     viewpoints=[self._viewpoint(p, d) for p in d.participants[:6]],
-                    contention=self.prose(("hot", d.number, "contention"), self._contention(d)),
-                    status=self.prose(("hot", d.number, "status"), self._status(item, d)),
+                    contention=self.prose(HotText(d.number, "contention"), self._contention(d)),
+                    status=self.prose(HotText(d.number, "status"), self._status(item, d)),
                     last_activity_at=d.last_activity_at,
                     linked_prs=linked,
                 )
@@ -438,7 +440,7 @@ class _Writer(SlotText):
             role_source=p.role_source,
             role_evidence=p.role_evidence,
             comments=len(p.comments),
-            excerpt=self.prose(("hot", d.number, "view", p.login or ""), text),
+            excerpt=self.prose(HotView(d.number, p.login or ""), text),
         )
 
     def _contention(self, d: Discussion) -> str:
@@ -495,7 +497,7 @@ class _Writer(SlotText):
             parts, score = dict(s.parts), s.score
             # The model may nudge the order of the chosen changes, never choose them.
             nudge = self.texts.importance.get(s.number, 0) if self.texts is not None else 0
-            if nudge and self.texts is not None and ("pr", s.number) in self.texts.texts:
+            if nudge and self.texts is not None and PRSummary(s.number) in self.texts.texts:
                 parts["model"] = float(nudge)
                 score = round(score + nudge, 2)
             notes = self.texts.notes.get(s.number, []) if self.texts is not None else []
@@ -544,7 +546,7 @@ class _Writer(SlotText):
             review_latency_hours_median=facts.review_latency_hours_median,
             review_latency_sample=facts.review_latency_sample,
             authors_by=facts.authors_by,
-            text=self.prose(("activity",), self.t(act_text, people=self.facts.participants)),
+            text=self.prose(Section("activity"), self.t(act_text, people=self.facts.participants)),
             first_timers_known=facts.first_timers_known,
             first_timers_by_merge=facts.first_timers_by_merge,
         )

@@ -14,7 +14,7 @@ from tidings.facts.windows import Window, utc_offset
 from tidings.report.model import LLMRun, Prose
 
 if TYPE_CHECKING:  # the model layer (and its SDK) loads only when a model is used
-    from tidings.analysis.analyst import Analysis
+    from tidings.analysis.result import Analysis
 
 
 def window_utc(window: Window) -> str:

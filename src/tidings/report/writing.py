@@ -8,10 +8,11 @@ from typing import TYPE_CHECKING
 
 from tidings.facts.activity_data import Item
 from tidings.facts.actors import is_bot, is_git_name
+from tidings.facts.slots import Slot
 from tidings.report.model import ItemRef, Prose
 
 if TYPE_CHECKING:  # the analysis package loads the model client: only type checkers import it
-    from tidings.analysis.analyst import Analysis
+    from tidings.analysis.result import Analysis
 
 
 class SlotText:
@@ -19,16 +20,16 @@ class SlotText:
 
     texts: Analysis | None
 
-    def prose(self, slot: tuple[object, ...], fallback: str, refs: Iterable[int] = ()) -> Prose:
+    def prose(self, slot: Slot, fallback: str, refs: Iterable[int] = ()) -> Prose:
         """The model's validated text for a slot when there is one, else the rules' text;
         `refs`, the items the rules' text cites by number of its own accord (not in a quote)."""
-        text = self.texts.text(*slot) if self.texts is not None else None
+        text = self.texts.text(slot) if self.texts is not None else None
         if text:
             return Prose(text=text, by="llm")
         return Prose(text=fallback, refs=sorted(set(refs)))
 
-    def llm_only(self, slot: tuple[object, ...]) -> Prose | None:
-        text = self.texts.text(*slot) if self.texts is not None else None
+    def llm_only(self, slot: Slot) -> Prose | None:
+        text = self.texts.text(slot) if self.texts is not None else None
         return Prose(text=text, by="llm") if text else None
 
 

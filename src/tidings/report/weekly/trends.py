@@ -1,0 +1,57 @@
+"""The weekly's module trends: changed lines by directory and file, labels and title tags,
+against last week."""
+
+from __future__ import annotations
+
+from tidings.facts.slots import Section
+from tidings.facts.weekly import Trend, churn_trends, generated_churn, label_trends, tag_trends
+from tidings.report import weekly_model as w
+from tidings.report.weekly.writer import WeekWriter
+
+
+def _rows(trends: list[Trend]) -> list[w.TrendRow]:
+    return [
+        w.TrendRow(name=x.name, value=x.value, previous=x.previous, change=x.change, prs=x.prs)
+        for x in trends
+    ]
+
+
+def trends(wr: WeekWriter) -> w.ModuleTrends:
+    f = wr.facts
+    depth = 2
+    dirs = churn_trends(f, files=False, depth=depth)
+    files = churn_trends(f, files=True)
+    if not dirs:
+        text = wr.t("trends_empty")
+    else:
+        parts = [
+            wr.t(
+                "trends_text",
+                dir=dirs[0].name,
+                lines=dirs[0].value,
+                prev=dirs[0].previous,
+                file=files[0].name,
+                flines=files[0].value,
+            )
+        ]
+        rising = sorted(
+            (x for x in dirs if x.value > x.previous),
+            key=lambda x: (-(x.value - x.previous), x.name),
+        )[:3]
+        if rising:
+            named = [
+                wr.t("trends_rise_item", name=x.name, prev=x.previous, value=x.value)
+                for x in rising
+            ]
+            parts.append(wr.t("trends_rising", dirs=wr.join(named)))
+        left_out = generated_churn(f)
+        if left_out:
+            parts.append(wr.t("trends_generated", lines=left_out))
+        text = wr.sentences(parts)
+    return w.ModuleTrends(
+        labels=_rows(label_trends(f)),
+        title_tags=_rows(tag_trends(f)),
+        directories=_rows(dirs),
+        hot_files=_rows(files),
+        text=wr.prose(Section("module_trends"), text),
+    )
