@@ -358,7 +358,7 @@ def export_snapshot(store: StoreLike, repo: str, path: str | os.PathLike[str]) -
 @_public
 def repositories(store: StoreLike) -> list[RepoSummary]:
     """The repositories in the store with their item counts."""
-    from tidings.facts.inventory import repository_summaries
+    from tidings.facts.load.inventory import repository_summaries
 
     with _using(store) as opened, opened.engine.connect() as conn:
         return repository_summaries(conn)
@@ -405,7 +405,8 @@ def _require_covered(
     store: Store, repo: str, window: Window, allow_partial: bool, now: datetime | None
 ) -> None:
     """Refuse a window the store does not hold to its end, or with `allow_partial` warn."""
-    from tidings.facts.coverage import coverage, uncovered
+    from tidings.facts.coverage import uncovered
+    from tidings.facts.load.coverage import coverage
 
     with store.engine.connect() as conn:
         problem = uncovered(window, coverage(conn, store.require_repo(conn, repo)), repo, now)
@@ -504,7 +505,8 @@ def stats(
 ) -> WindowStats:
     """A day's or week's counts: issues, PRs, paths and people (docs/stats.md). Give exactly
     one of `day` and `week`; coverage as for `build_daily`."""
-    from tidings.facts.stats import DEFAULT_DEPTH, DEFAULT_TOP, window_stats
+    from tidings.facts.load.stats import window_stats
+    from tidings.facts.stats import DEFAULT_DEPTH, DEFAULT_TOP
     from tidings.facts.windows import (
         WindowError,
         daily_window,

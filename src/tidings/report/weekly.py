@@ -22,14 +22,18 @@ from tidings._version import __version__
 from tidings.config import Lang, RepoConfig
 from tidings.facts import risk
 from tidings.facts.actors import is_bot
-from tidings.facts.coverage import coverage, data_stops_inside, has_api_items
-from tidings.facts.daily import DayFacts, load_day
-from tidings.facts.evidence import PREvidence, window_evidence
+from tidings.facts.coverage import data_stops_inside
+from tidings.facts.daily import DayFacts
+from tidings.facts.evidence import PREvidence
 from tidings.facts.importance import top_dirs
+from tidings.facts.load.coverage import coverage, has_api_items
+from tidings.facts.load.day import load_day
+from tidings.facts.load.evidence import window_evidence
+from tidings.facts.load.roles import load_roles
+from tidings.facts.load.week import load_week
 from tidings.facts.reverts import is_revert
 from tidings.facts.review_figures import ThreadFigures
 from tidings.facts.risk import MergedPR, risk_score
-from tidings.facts.roles import load_roles
 from tidings.facts.topics import SWEPT
 from tidings.facts.trends import topic_tags
 from tidings.facts.weekly import (
@@ -44,7 +48,6 @@ from tidings.facts.weekly import (
     generated_churn,
     is_plain_directory,
     label_trends,
-    load_week,
     main_directory,
     risk_counts,
     risky,
