@@ -62,10 +62,12 @@ from tidings.analysis.provider import Provider, ProviderSettings  # noqa: E402
 from tidings.config import LLMConfig, RepoConfig, TopicConfig, load_config  # noqa: E402
 from tidings.demo import CONFIG_PATH, SAMPLE_PATH  # noqa: E402
 from tidings.demo import REPO as DEMO_REPO  # noqa: E402
-from tidings.facts.activity_data import WindowData, load_window  # noqa: E402
-from tidings.facts.daily import DayFacts, load_day  # noqa: E402
+from tidings.facts.activity_data import WindowData  # noqa: E402
+from tidings.facts.daily import DayFacts  # noqa: E402
 from tidings.facts.discussions import hot_discussions  # noqa: E402
-from tidings.facts.stats import item_lists  # noqa: E402
+from tidings.facts.load.day import load_day  # noqa: E402
+from tidings.facts.load.stats import item_lists  # noqa: E402
+from tidings.facts.load.window import load_window  # noqa: E402
 from tidings.facts.windows import daily_window, weekly_window  # noqa: E402
 from tidings.report.daily import build_daily  # noqa: E402
 from tidings.report.weekly import build_weekly  # noqa: E402

@@ -373,7 +373,7 @@ def export_snapshot(store: StoreLike, repo: str, path: str | os.PathLike[str]) -
 @_public
 def repositories(store: StoreLike) -> list[RepoSummary]:
     """The repositories in the store with their item counts."""
-    from tidings.facts.inventory import repository_summaries
+    from tidings.facts.load.inventory import repository_summaries
 
     with _using(store) as opened, opened.engine.connect() as conn:
         return repository_summaries(conn)
@@ -491,7 +491,8 @@ def stats(
 ) -> WindowStats:
     """A day's or week's counts: issues, PRs, paths and people (docs/stats.md). Give exactly
     one of `day` and `week`; coverage as for `build_daily`."""
-    from tidings.facts.stats import DEFAULT_DEPTH, DEFAULT_TOP, window_stats
+    from tidings.facts.load.stats import window_stats
+    from tidings.facts.stats import DEFAULT_DEPTH, DEFAULT_TOP
     from tidings.facts.windows import daily_window, parse_date, parse_week, weekly_window
     from tidings.report.service import ReportService
 

@@ -1,13 +1,17 @@
 """Normalised records: the one shape every source produces and the store and snapshots hold.
 
 These models are the snapshot format (see docs/snapshot.md). Sources fill them, the store
-persists them column for column, and `tidings export` writes them back out unchanged. Times are
+persists them column for column, and `tidings export` writes them back out unchanged. One
+record is no snapshot record: `PRDetails`, the columns a PR's GraphQL details update. Times are
 timezone-aware UTC datetimes with second precision, as GitHub reports them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass, fields, replace
 from datetime import UTC, datetime
+from enum import Enum
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
@@ -258,6 +262,70 @@ RECORD_TYPES: dict[str, type[Record]] = {
         SyncStateRecord,
     )
 }
+
+
+class Kept(Enum):
+    """A PR details value the read did not give (GitHub refused the field, or the part was not
+    read): the store keeps the value it holds."""
+
+    KEPT = "kept"
+
+
+KEPT = Kept.KEPT
+
+
+@dataclass(frozen=True, slots=True)
+class PRDetails:
+    """A PR's item columns as its GraphQL details give them, which the GitHub sync writes over
+    the listing's copy (store/items.py write_details). Not a snapshot record: the item it
+    updates is (ItemRecord). Each field is an items column; one that is KEPT is not written."""
+
+    number: int
+    github_id: str | None
+    title: str
+    body: str | None
+    author: str | Kept | None
+    author_type: str | Kept | None
+    author_association: str | Kept | None
+    state: str  # "open" or "closed" (a merged PR is closed)
+    draft: bool | None
+    locked: bool
+    created_at: datetime | None
+    updated_at: datetime
+    closed_at: datetime | None
+    merged_at: datetime | None
+    merged: bool | None
+    merged_by: str | Kept | None
+    merge_commit_sha: str | Kept | None
+    additions: int | None
+    deletions: int | None
+    changed_files: int | None
+    commits: int | Kept | None
+    base_ref: str | None
+    head_ref: str | None
+    head_sha: str | None
+    review_decision: str | Kept | None
+    reactions: dict[str, int] | Kept
+    comments_count: int | Kept
+    url: str | None
+    # Read from the PR's nested connections, which may be skipped: KEPT until they are read.
+    labels: list[str] | Kept = KEPT
+    review_comments_count: int | Kept = KEPT
+    unresolved_threads: int | Kept = KEPT
+
+    def keeping(self, names: Iterable[str]) -> PRDetails:
+        """These fields KEPT (the parts of the answer that give them were refused); a name
+        that is no field is a TypeError, never a column silently written."""
+        changes: dict[str, Any] = dict.fromkeys(names, KEPT)
+        return replace(self, **changes)
+
+    def columns(self) -> dict[str, Any]:
+        """The items columns to write (the number is the row's key, not written)."""
+        return {
+            f.name: value
+            for f in fields(self)
+            if f.name != "number" and (value := getattr(self, f.name)) is not KEPT
+        }
 
 
 def to_row(record: Record) -> dict[str, Any]:

@@ -24,8 +24,8 @@ from tests.analysis.test_analysis import (  # noqa: F401  (fixtures)
     store,
 )
 from tests.analysis.test_weekly_llm import weekly
-from tidings.facts.threads import load_threads
-from tidings.facts.weekly import load_week
+from tidings.facts.load.reviews import load_threads
+from tidings.facts.load.week import load_week
 from tidings.facts.windows import weekly_window
 from tidings.render.weekly_markdown import render_weekly_markdown
 from tidings.report.provenance import prose_values

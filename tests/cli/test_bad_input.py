@@ -19,7 +19,8 @@ import tidings
 from tests.cli.test_cli import Result, Runner, _export_all, run  # noqa: F401  (run: the fixture)
 from tests.factories import Records, seed
 from tests.sources.test_git_source import Clone
-from tidings.facts.coverage import Coverage, coverage, uncovered
+from tidings.facts.coverage import Coverage, uncovered
+from tidings.facts.load.coverage import coverage
 from tidings.facts.windows import daily_window, weekly_window
 from tidings.store import Store, schema
 

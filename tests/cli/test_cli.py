@@ -327,7 +327,7 @@ def test_keyboard_interrupt(run: Runner, db: str, monkeypatch: pytest.MonkeyPatc
     def interrupted(_conn: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("tidings.facts.inventory.repository_summaries", interrupted)
+    monkeypatch.setattr("tidings.facts.load.inventory.repository_summaries", interrupted)
     r = run("--db", db, "repos")
     assert r.code == 130
     assert r.err.strip() == "error: interrupted"

@@ -22,9 +22,11 @@ import pytest
 
 from tests.factories import Records, seed
 from tidings.config import RepoConfig
-from tidings.facts.daily import DayFacts, load_day
-from tidings.facts.stats import people
-from tidings.facts.weekly import WeekFacts, churn_trends, load_week, themes
+from tidings.facts.daily import DayFacts
+from tidings.facts.load.day import load_day
+from tidings.facts.load.stats import people
+from tidings.facts.load.week import load_week
+from tidings.facts.weekly import WeekFacts, churn_trends, themes
 from tidings.facts.windows import daily_window, weekly_window
 from tidings.records import GIT_AUTHOR
 from tidings.store import Store

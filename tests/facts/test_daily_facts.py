@@ -23,7 +23,8 @@ from tidings.analysis.provider import Provider, ProviderSettings
 from tidings.config import RepoConfig, load_config
 from tidings.demo import CONFIG_PATH, REPO, SAMPLE_PATH
 from tidings.facts import activity, discussions, importance, topics, trends, watchlist
-from tidings.facts.daily import DayFacts, load_day
+from tidings.facts.daily import DayFacts
+from tidings.facts.load.day import load_day
 from tidings.facts.windows import daily_window
 from tidings.report import model as m
 from tidings.report.daily import build_daily

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from tests.factories import Records, seed
-from tidings.facts.activity_data import WindowData, load_window
+from tidings.facts.activity_data import WindowData
+from tidings.facts.load.window import load_window
 from tidings.facts.mentions import Mention, mentions
 from tidings.facts.related import ending, related
 from tidings.store import Store

@@ -13,6 +13,9 @@ import pytest
 
 from tests.factories import Records, seed, ts
 from tidings.config import LANGS, RepoConfig, RiskConfig
+from tidings.facts.load.merged import load_merged
+from tidings.facts.load.week import load_week
+from tidings.facts.patch import parse_patch
 from tidings.facts.reverts import RevertRef, revert_ref
 from tidings.facts.risk import (
     DEFAULT_WEIGHTS,
@@ -22,12 +25,9 @@ from tidings.facts.risk import (
     assess,
     disables_test,
     link_reverts,
-    load_merged,
     narrows_type,
-    parse_patch,
     risk_score,
 )
-from tidings.facts.weekly import load_week
 from tidings.facts.windows import weekly_window
 from tidings.report.weekly_model import RiskTag
 from tidings.store.gaps import write_gaps

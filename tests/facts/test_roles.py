@@ -16,7 +16,8 @@ from tests.factories import Records, seed
 from tidings.cli import main
 from tidings.config import GitHubConfig, RepoConfig, parse_config
 from tidings.errors import ConfigError
-from tidings.facts.roles import RoleOf, Roles, load_roles, role_of
+from tidings.facts.load.roles import load_roles
+from tidings.facts.roles import RoleOf, Roles, role_of
 from tidings.render.markdown import render_daily_markdown as render_markdown
 from tidings.report.daily import build_daily
 from tidings.sources.github.client import GitHubClient

@@ -10,7 +10,8 @@ import pytest
 
 from tests.factories import Records, seed
 from tidings.facts.actors import is_bot
-from tidings.facts.stats import SCHEMA_VERSION, WindowStats, directory_of, window_stats
+from tidings.facts.load.stats import window_stats
+from tidings.facts.stats import SCHEMA_VERSION, WindowStats, directory_of
 from tidings.facts.windows import Window, daily_window
 from tidings.store import Store
 

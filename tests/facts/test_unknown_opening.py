@@ -10,11 +10,12 @@ from tests.factories import Records, seed
 from tests.sources.test_git_source import synced_git_day
 from tidings.config import RepoConfig
 from tidings.facts.activity import activity_facts
-from tidings.facts.activity_data import load_window
 from tidings.facts.coverage import unknown_counts
-from tidings.facts.daily import load_day
+from tidings.facts.load.day import load_day
+from tidings.facts.load.stats import item_lists, window_stats
+from tidings.facts.load.window import load_window
 from tidings.facts.related import related
-from tidings.facts.stats import GIT_ONLY_UNKNOWN, GIT_UNKNOWN, item_lists, window_stats
+from tidings.facts.stats import GIT_ONLY_UNKNOWN, GIT_UNKNOWN
 from tidings.facts.windows import daily_window
 from tidings.report.daily import build_daily
 from tidings.store import Store

@@ -22,7 +22,8 @@ from tidings import records as r
 from tidings.analysis.guard import Facts, problems
 from tidings.config import load_config
 from tidings.demo import CONFIG_PATH, REPO
-from tidings.facts.review_figures import ThreadState, load_thread_figures, thread_figures
+from tidings.facts.load.reviews import load_thread_figures
+from tidings.facts.review_figures import ThreadState, thread_figures
 from tidings.render.html import render_weekly_html
 from tidings.render.weekly_markdown import render_weekly_markdown
 from tidings.report.weekly import build_weekly

@@ -323,7 +323,7 @@ def test_hostile_text_cannot_change_structure_in_any_section(sqlite_store: Store
 def test_the_words_on_an_item_found_deleted_leave_the_facts(store: Store, rec: Records):
     """Comments and reviews of a deleted issue or PR count nowhere: not as a discussion, not
     for commenters or reviewers, not in the repository's totals (issue #10)."""
-    from tidings.facts.inventory import repository_summaries
+    from tidings.facts.load.inventory import repository_summaries
 
     live = [
         rec.issue(10, "2026-02-20T00:00:00Z", author="uma"),

@@ -17,7 +17,8 @@ import sqlalchemy as sa
 from tests.factories import Records, seed, ts
 from tidings.config import RepoConfig
 from tidings.errors import SourceError
-from tidings.facts.risk import assess, load_merged
+from tidings.facts.load.merged import load_merged
+from tidings.facts.risk import assess
 from tidings.records import PRFileRecord
 from tidings.sources.git import log_command, parse_log, sync_git
 from tidings.store import Store, schema

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from tidings.config import RepoConfig
-from tidings.facts.risk import MergedPR, PRFile, assess, parse_patch
+from tidings.facts.patch import parse_patch
+from tidings.facts.risk import MergedPR, PRFile, assess
 from tidings.sources.github.patches import PR_PATCH_MAX_CHARS, select
 from tidings.sources.hunks import PATCH_MAX_CHARS, zero_context
 

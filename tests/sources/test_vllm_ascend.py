@@ -18,7 +18,7 @@ import sqlalchemy as sa
 from testkit.gitlog import ASCEND, REPO, load_records, render_log, split_rename
 from tests.shared import shared_or_skip
 from tidings.config import parse_config
-from tidings.facts.stats import item_lists, path_churn
+from tidings.facts.load.stats import item_lists, path_churn
 from tidings.facts.windows import weekly_window
 from tidings.sources.git import ingest, parse_log
 from tidings.store import Store, schema
@@ -192,7 +192,8 @@ def test_sample_risk_tags_match_the_file_lists(week_reports) -> None:
 def test_security_path_on_real_history(ascend, repo_config) -> None:
     # #8146 (2026-05-11, W20) adds csrc/cmake/third_party/secure_c.cmake and
     # csrc/cmake/modules/Findsecurec.cmake: security-sensitive names, and build files.
-    from tidings.facts.risk import assess, load_merged
+    from tidings.facts.load.merged import load_merged
+    from tidings.facts.risk import assess
 
     store, _ = ascend
     window = weekly_window(2026, 20, TZ)

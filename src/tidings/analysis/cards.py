@@ -30,8 +30,9 @@ from tidings.facts.diff_excerpt import CODE_LINE, diff_excerpt
 from tidings.facts.discussions import Discussion
 from tidings.facts.evidence import PREvidence
 from tidings.facts.importance import Scored
+from tidings.facts.patch import parse_patch
 from tidings.facts.paths import PathKinds
-from tidings.facts.risk import PRFile, parse_patch
+from tidings.facts.risk import PRFile
 
 # A PR's description: 1,200 characters hold 85% of vllm-ascend's 2,830 PR bodies of 2026 whole
 # once the template is gone (the median is 355), and end the rest at a sentence; a lite card

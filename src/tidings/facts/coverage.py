@@ -12,7 +12,7 @@ repository *reaches* the later of two times:
 
 A window is **covered** when it has ended (its end is not after now) and the data reaches its
 end. `tidings report daily|weekly` and `tidings stats` refuse any other window with one line
-and exit 1, unless given `--allow-partial`.
+and exit 1, unless given `--allow-partial`. facts/load/coverage.py reads the two times.
 """
 
 from __future__ import annotations
@@ -21,15 +21,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
-import sqlalchemy as sa
-from sqlalchemy.engine import Connection
-
 from tidings.errors import UncoveredWindowError
 from tidings.facts.activity_data import WindowData
 from tidings.facts.actors import is_git_name
-from tidings.facts.stats import GIT_ONLY_UNKNOWN, GIT_UNKNOWN, git_only
+from tidings.facts.stats import GIT_ONLY_UNKNOWN, GIT_UNKNOWN
 from tidings.facts.windows import Window, utc_offset
-from tidings.store import schema
 
 
 @dataclass(frozen=True)
@@ -41,18 +37,6 @@ class Coverage:
     def reaches(self) -> datetime | None:
         known = [t for t in (self.last_synced, self.latest_update) if t is not None]
         return max(known) if known else None
-
-
-def coverage(conn: Connection, repo_id: int) -> Coverage:
-    state, items = schema.sync_state, schema.items
-    return Coverage(
-        last_synced=conn.execute(
-            sa.select(sa.func.max(state.c.updated_at)).where(state.c.repo_id == repo_id)
-        ).scalar_one_or_none(),
-        latest_update=conn.execute(
-            sa.select(sa.func.max(items.c.updated_at)).where(items.c.repo_id == repo_id)
-        ).scalar_one_or_none(),
-    )
 
 
 def _at(moment: datetime, tz: ZoneInfo) -> str:
@@ -98,13 +82,6 @@ def data_stops_inside(window: Window, cov: Coverage) -> datetime | None:
     if reaches is None:
         return window.start
     return max(reaches, window.start) if reaches < window.end else None
-
-
-def has_api_items(conn: Connection, repo_id: int) -> bool:
-    """Whether the store's data for the repository may hold issues and unmerged PRs: anything
-    came from the GitHub API, or nothing came from a git clone (an empty repository is no
-    git-only one). False only for a store that a git clone alone filled."""
-    return not git_only(conn, repo_id)
 
 
 def git_prs(data: WindowData, merged: list[int]) -> list[int]:

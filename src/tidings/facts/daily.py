@@ -1,32 +1,29 @@
 """The facts of one daily window, computed once and read by both the model and the report.
 
-`load_day` reads the window's rows and derives every ranking the daily report shows: hot
-discussions, key changes, topic matches, clusters, activity and the watch list. The analysis
+`day_facts` derives every ranking the daily report shows from the window's rows (which
+facts/load/day.py reads): hot discussions, key changes, topic matches, clusters, activity and
+the watch list. The analysis
 layer builds its cards and section payloads from this bundle and the report writer lays out
 the same objects, so what the model was shown and what the report prints cannot drift.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
-
-from sqlalchemy.engine import Connection
 
 from tidings.config import RepoConfig, TopicConfig
 from tidings.facts.activity import ActivityFacts, activity_facts
-from tidings.facts.activity_data import WindowData, load_window
+from tidings.facts.activity_data import WindowData
 from tidings.facts.actors import is_bot
-from tidings.facts.coverage import has_api_items, opened_unknown, unknown_counts
+from tidings.facts.coverage import opened_unknown
 from tidings.facts.discussions import Discussion, hot_discussions
 from tidings.facts.importance import Scored, score_merged
-from tidings.facts.review_notes import load_review_notes
-from tidings.facts.roles import Roles, load_roles
-from tidings.facts.stats import GIT_ONLY_UNKNOWN, Counts, ItemLists, data_as_of, item_lists
+from tidings.facts.stats import GIT_ONLY_UNKNOWN, Counts, ItemLists
 from tidings.facts.topics import TopicMatch, topic_matches
 from tidings.facts.trends import ClusterFact, clusters
 from tidings.facts.watchlist import Watch, watchlist
-from tidings.facts.windows import Window, previous
+from tidings.facts.windows import Window
 
 # The headline counts, in the order reports list them (fields of facts.stats.Counts).
 METRICS = ("new_issues", "closed_issues", "new_prs", "merged_prs", "closed_unmerged_prs")
@@ -97,32 +94,6 @@ class DayFacts:
     def quiet(self) -> bool:
         """Nothing opened, closed or merged, and no conversation worth a section either."""
         return sum(self.stats.values()) == 0 and not self.hot
-
-
-def load_day(
-    conn: Connection,
-    repo_id: int,
-    repo: RepoConfig,
-    window: Window,
-    *,
-    history: int = HISTORY,
-    roles: Roles | None = None,
-) -> DayFacts:
-    """The window's facts; `history` previous windows give the baseline (0: none, as the
-    weekly report's days need none). `roles` saves reloading them for several windows."""
-    roles = roles if roles is not None else load_roles(conn, repo_id, repo)
-    lists = item_lists(conn, repo_id, window)
-    past = [item_lists(conn, repo_id, previous(window, k)).counts() for k in range(1, history + 1)]
-    data = load_window(conn, repo_id, repo.name, window.start, window.end, roles=roles)
-    unknown = unknown_counts(data, lists.merged_prs, has_api_items(conn, repo_id))
-    facts = day_facts(repo, window, data, lists, past, data_as_of(conn, repo_id), unknown)
-    # The hot PR threads' review record, before the window too (a handful of PRs).
-    prs = [d.number for d in facts.hot if data.items[d.number].kind == "pr"]
-    if not prs:
-        return facts
-    notes = load_review_notes(conn, repo_id, prs, window.end, roles, repo.bots)
-    hot = [replace(d, review_notes=notes.get(d.number, [])) for d in facts.hot]
-    return replace(facts, hot=hot)
 
 
 def day_facts(

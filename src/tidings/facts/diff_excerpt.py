@@ -27,8 +27,9 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from tidings.facts.patch import parse_patch
 from tidings.facts.paths import PathKinds
-from tidings.facts.risk import PRFile, parse_patch
+from tidings.facts.risk import PRFile
 
 HUNK_LINES = 12  # lines of one side of one hunk
 CODE_LINE = 160  # characters of one code line

@@ -1,22 +1,20 @@
 """What a model may read about a PR beyond its text: risk tags with the added lines around
 their evidence, the PR's added code, and its inline review threads.
 
-Loaded only when a model writes the report (a rules-only run never pays for it). The same PR
-gets the same evidence whichever report loads it (the tags of a PR merged in the window, its
-threads by number), so a PR card built for a daily report and for its week hash alike.
+Loaded only when a model writes the report (a rules-only run never pays for it), by
+facts/load/evidence.py. The same PR gets the same evidence whichever report loads it (the tags
+of a PR merged in the window, its threads by number), so a PR card built for a daily report
+and for its week hash alike.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
-
-from sqlalchemy.engine import Connection
 
 from tidings.config import RepoConfig
-from tidings.facts.risk import MergedPR, RiskTag, assess_all, load_merged
-from tidings.facts.threads import ReviewThread, load_threads
+from tidings.facts.risk import MergedPR, RiskTag, assess_all
+from tidings.facts.threads import ReviewThread
 
 
 @dataclass(frozen=True)
@@ -26,27 +24,19 @@ class PREvidence:
     threads: list[ReviewThread] = field(default_factory=list)
 
 
-def window_evidence(
-    conn: Connection,
-    repo_id: int,
-    repo: RepoConfig,
-    start: datetime,
-    end: datetime,
+def pr_evidence(
     numbers: Iterable[int],
-    authors: dict[int, str | None],
-    *,
-    merged: list[MergedPR] | None = None,
-    tags: dict[int, list[RiskTag]] | None = None,
+    repo: RepoConfig,
+    merged: Iterable[MergedPR],
+    threads: Mapping[int, list[ReviewThread]],
+    tags: Mapping[int, list[RiskTag]] | None = None,
 ) -> dict[int, PREvidence]:
-    """Evidence for the PRs in `numbers`; `merged`/`tags` when the caller already has them
-    (the weekly facts do), else loaded for [start, end)."""
+    """Evidence for the PRs in `numbers`, by number: those merged in the window (`merged`)
+    with their risk tags (`tags`, or assessed here), each with its threads."""
     wanted = set(numbers)
-    if merged is None:
-        merged = load_merged(conn, repo_id, start, end)
     by_number = {p.number: p for p in merged if p.number in wanted}
     if tags is None:
         tags = assess_all(by_number.values(), repo)
-    threads = load_threads(conn, repo_id, wanted, authors, repo.bots)
     return {
         n: PREvidence(
             merged=by_number.get(n),

@@ -14,11 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-import sqlalchemy as sa
-from sqlalchemy.engine import Connection
-
 from tidings.facts.reverts import ByNumber, BySha, ByTitle, RelandRef, link, revert_ref
-from tidings.store import schema
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,21 +60,3 @@ def reverted_by(revert: int, by_sha: BySha, by_title: ByTitle, by_number: ByNumb
 
 def _not(value: int | None, number: int) -> int | None:
     return None if value == number else value
-
-
-def store_texts(conn: Connection, repo_id: int) -> ByNumber:
-    """The store's "what are PR n's title, body and merge time" (a week holds a few
-    re-lands: one small query each)."""
-    it = schema.items
-
-    def by_number(n: int) -> tuple[str, str | None, datetime] | None:
-        row = conn.execute(
-            sa.select(it.c.title, it.c.body, it.c.merged_at).where(
-                it.c.repo_id == repo_id, it.c.number == n, ~it.c.deleted, it.c.kind == "pr"
-            )
-        ).first()
-        if row is None or row.merged_at is None:
-            return None
-        return str(row.title), row.body, row.merged_at
-
-    return by_number

@@ -19,14 +19,9 @@ the reverted commit, else the last PR merged before with the quoted title.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-
-import sqlalchemy as sa
-from sqlalchemy.engine import Connection
-
-from tidings.store import schema
 
 # `Revert …`, `[Revert] …`, `[CI]: revert …`, or a `(reverts #N)` anywhere in the title.
 _REVERT_TITLE = re.compile(
@@ -218,43 +213,3 @@ def link(
         if found is None and ref.title:
             found = by_title(ref.title, merged_at)
     return found if found != number else None
-
-
-def store_lookups(conn: Connection, repo_id: int) -> tuple[BySha, ByTitle]:
-    """The store's answers to "which PR merged this commit" and "which PR, merged before,
-    had this title" (a week holds a few reverts: one small query each)."""
-    it = schema.items
-    merged = sa.and_(it.c.repo_id == repo_id, ~it.c.deleted, it.c.kind == "pr")
-
-    def by_sha(sha: str) -> int | None:
-        found = conn.execute(
-            sa.select(it.c.number)
-            .where(merged, it.c.merge_commit_sha.startswith(sha, autoescape=True))
-            .limit(2)
-        ).scalars()
-        numbers = list(found)
-        return numbers[0] if len(numbers) == 1 else None  # an ambiguous short sha links none
-
-    def by_title(title: str, before: datetime) -> int | None:
-        return conn.execute(
-            sa.select(it.c.number)
-            .where(merged, it.c.title == title, it.c.merged_at < before)
-            .order_by(it.c.merged_at.desc())
-            .limit(1)
-        ).scalar()
-
-    return by_sha, by_title
-
-
-def reverted_titles(conn: Connection, repo_id: int, numbers: Iterable[int]) -> dict[int, str]:
-    """The stored titles of reverted PRs (a PR reverted weeks later is outside the week)."""
-    wanted = sorted(set(numbers))
-    if not wanted:
-        return {}
-    it = schema.items
-    rows = conn.execute(
-        sa.select(it.c.number, it.c.title).where(
-            it.c.repo_id == repo_id, it.c.number.in_(wanted), ~it.c.deleted
-        )
-    )
-    return {int(r.number): str(r.title) for r in rows}

@@ -3,7 +3,8 @@ or a verdict, and inline review comments with their file and line.
 
 A hot PR thread is often argued in review before the window (changes requested the day
 before, answered today): the window's own activity shows only the answer. People only: bots'
-reviews are left out, as from the hot discussion itself.
+reviews are left out, as from the hot discussion itself. facts/load/reviews.py reads the
+record.
 """
 
 from __future__ import annotations
@@ -13,11 +14,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
-from sqlalchemy.engine import Connection
-
+from tidings.facts.activity_data import Comment
 from tidings.facts.actors import is_bot
 from tidings.facts.roles import Role, Roles
-from tidings.store.comments import review_record
+from tidings.facts.threads import InlineComment
 
 # Review states that are a verdict worth listing without a body.
 VERDICTS = frozenset({"APPROVED", "CHANGES_REQUESTED"})
@@ -43,54 +43,51 @@ class ReviewNote:
         return ("review" if self.kind == "review" else "review_comment", self.id)
 
 
-def load_review_notes(
-    conn: Connection,
-    repo_id: int,
-    numbers: Iterable[int],
-    before: datetime,
+def review_notes(
+    reviews: Iterable[Comment],
+    comments: Iterable[InlineComment],
     roles: Roles,
     bots: Iterable[str] = (),
 ) -> dict[int, list[ReviewNote]]:
-    """Each PR's review notes made before `before`, oldest first (PRs with none are absent)."""
+    """Each PR's review notes among its reviews and inline review comments, oldest first (PRs
+    with none are absent)."""
     bots = list(bots)
-    reviews, comments = review_record(conn, repo_id, numbers, before)
     out: dict[int, list[ReviewNote]] = {}
-    for row in reviews:
-        body = row["body"] or ""
-        if is_bot(row["author"], row["author_type"], bots):
+    for review in reviews:
+        if is_bot(review.author, review.author_type, bots):
             continue
-        if not body.strip() and row["state"] not in VERDICTS:
+        if not review.body.strip() and review.review_state not in VERDICTS:
             continue  # a bare "commented" review is the envelope of inline comments
-        said = roles.of(row["author"], row["author_type"], row["author_association"])
-        out.setdefault(row["number"], []).append(
+        said = roles.of(review.author, review.author_type, review.author_association)
+        out.setdefault(review.number, []).append(
             ReviewNote(
-                id=row["id"],
-                number=row["number"],
+                id=review.id,
+                number=review.number,
                 kind="review",
-                login=row["author"],
+                login=review.author,
                 role=said.role,
-                created_at=row["submitted_at"],
-                body=body,
-                state=row["state"],
+                created_at=review.created_at,
+                body=review.body,
+                state=review.review_state,
             )
         )
-    for row in comments:
-        body = row["body"] or ""
-        if not body.strip() or is_bot(row["author"], row["author_type"], bots):
+    for comment in comments:
+        body = comment.body or ""
+        if not body.strip() or is_bot(comment.author, comment.author_type, bots):
             continue
-        said = roles.of(row["author"], row["author_type"], row["author_association"])
-        out.setdefault(row["number"], []).append(
+        said = roles.of(comment.author, comment.author_type, comment.author_association)
+        out.setdefault(comment.number, []).append(
             ReviewNote(
-                id=row["id"],
-                number=row["number"],
+                id=comment.id,
+                number=comment.number,
                 kind="inline",
-                login=row["author"],
+                login=comment.author,
                 role=said.role,
-                created_at=row["created_at"],
+                created_at=comment.created_at,
                 body=body,
-                path=row["path"],
-                line=row["line"] if row["line"] is not None else row["original_line"],
-                reply=row["in_reply_to_id"] is not None,
+                path=comment.path,
+                line=comment.line if comment.line is not None else comment.original_line,
+                reply=comment.in_reply_to_id is not None,
             )
         )
     for notes in out.values():

@@ -13,6 +13,9 @@ mostly such hunks is a formatting change (`Reformatted.sweep`), which the size r
 the code it creates. Tests are lost only when no new test takes their place
 (facts/renamed_tests.py); a re-land is linked to what it brings back (facts/relands.py).
 
+The rules are pure: they read `MergedPR` records, which facts/load/merged.py builds from the
+store, and diffs parsed by facts/patch.py.
+
 Thresholds and paths come from `[repos.risk]` in tidings.toml (config.RiskConfig). The tag
 names are defined here once (`RiskTagName`); the config's check of `weights`, the report
 models, the words of each language and the benchmarks derive theirs from it.
@@ -30,12 +33,10 @@ from difflib import SequenceMatcher
 from functools import cached_property
 from typing import TYPE_CHECKING, Literal, get_args
 
-import sqlalchemy as sa
-from sqlalchemy.engine import Connection
-
 from tidings.facts.formatting import Span, formatting_spans, lenient_spans
+from tidings.facts.patch import Diff, parse_patch
 from tidings.facts.paths import PathKinds
-from tidings.facts.relands import Reland, link_reland, reverted_by, store_texts
+from tidings.facts.relands import Reland, link_reland, reverted_by
 from tidings.facts.renamed_tests import TestFile, dropped_tests
 from tidings.facts.reverts import (
     ByNumber,
@@ -45,10 +46,7 @@ from tidings.facts.reverts import (
     reland_ref,
     revert_line,
     revert_ref,
-    store_lookups,
 )
-from tidings.store import schema
-from tidings.store.gaps import read_gaps, unread_diffs
 
 if TYPE_CHECKING:  # config.py reads RISK_TAGS from here, so only type checkers import it back
     from tidings.config import RepoConfig
@@ -121,7 +119,6 @@ _BUILD_TOOL = re.compile(
     r"cibuildwheel|pixi|conda|meson-python|pybind11)\b"
 )
 _PATH_ENTRY = re.compile(r"""^["'][^"'\s:]*[/*][^"'\s:]*["']\s*,?\s*(?:#.*)?$""")
-_HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@")
 _OPENERS, _CLOSERS = "([{", ")]}"
 _STATEMENT_LINES = 12  # an assert's lines joined at most
 _REWORDED = 0.6  # how alike an assert and a removed one are when it only rewords it
@@ -203,62 +200,6 @@ class MergedPR:
         return sum(f.deletions or 0 for f in self.files)
 
 
-# -- diffs -------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Hunk:
-    removed: tuple[str, ...]
-    added: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Diff:
-    hunks: tuple[Hunk, ...]
-    removed_known: bool  # False: the patch held added lines only
-
-    @property
-    def added(self) -> Iterable[str]:
-        return (line for h in self.hunks for line in h.added)
-
-    @property
-    def removed(self) -> Iterable[str]:
-        return (line for h in self.hunks for line in h.removed)
-
-
-def parse_patch(patch: str | None) -> Diff | None:
-    """A file's patch as hunks of removed and added lines (see PRFile.patch)."""
-    if patch is None:
-        return None
-    lines = patch.split("\n")
-    if not (_HUNK.match(lines[0]) or lines[0].startswith("diff --git ")):
-        return Diff((Hunk((), tuple(lines)),), removed_known=False)
-    hunks: list[Hunk] = []
-    removed: list[str] = []
-    added: list[str] = []
-    started = False
-    for line in lines:
-        if line.startswith("@@") and _HUNK.match(line):
-            if removed or added:
-                hunks.append(Hunk(tuple(removed), tuple(added)))
-            removed, added, started = [], [], True
-        elif not started:
-            continue  # `diff --git`, `---`, `+++` headers before the first hunk
-        elif line.startswith("+"):
-            added.append(line[1:])
-        elif line.startswith("-"):
-            removed.append(line[1:])
-        elif not line.startswith("\\") and (removed or added):
-            # A context line (a patch with context, as GitHub's is) ends a run of changes:
-            # the hunk git's zero-context diff would have printed, so the rules that pair a
-            # hunk's removed and added lines read both forms alike.
-            hunks.append(Hunk(tuple(removed), tuple(added)))
-            removed, added = [], []
-    if removed or added:
-        hunks.append(Hunk(tuple(removed), tuple(added)))
-    return Diff(tuple(hunks), removed_known=True)
-
-
 def _key(line: str) -> str:
     """A line as moved or re-indented code compares: whitespace ignored."""
     return " ".join(line.split())
@@ -317,7 +258,7 @@ def link_reverts(
 ) -> list[MergedPR]:
     """Each revert whose text names no PR, linked to the one it reverts (reverts.link), and
     each re-land to the PR it brings back and the revert it undoes (relands.link_reland). A
-    "revert" of a revert is a re-land. The lookups are the store's (load_merged) or an
+    "revert" of a revert is a re-land. The lookups are the store's (facts/load/merged.py) or an
     index's (tests); without `by_number` a re-land links what its text names."""
     out: list[MergedPR] = []
     for pr in prs:
@@ -867,114 +808,3 @@ def assess_week(
 
 def risk_score(tags: Sequence[RiskTag]) -> float:
     return round(sum(t.weight for t in tags), 2)
-
-
-# -- loading -----------------------------------------------------------------------------------
-
-
-def load_merged(conn: Connection, repo_id: int, start: datetime, end: datetime) -> list[MergedPR]:
-    """The PRs merged in [start, end) with their files and reviews: three queries."""
-    it, f, rv = schema.items, schema.pr_files, schema.reviews
-    rows = conn.execute(
-        sa.select(
-            it.c.number,
-            it.c.title,
-            it.c.body,
-            it.c.author,
-            it.c.author_type,
-            it.c.labels,
-            it.c.merged_at,
-            it.c.source,
-            it.c.detail_updated_at,
-            it.c.unresolved_threads,
-            it.c.changed_files,
-        )
-        .where(
-            it.c.repo_id == repo_id,
-            ~it.c.deleted,
-            it.c.kind == "pr",
-            it.c.merged_at >= start,
-            it.c.merged_at < end,
-        )
-        .order_by(it.c.number)
-    ).all()
-    numbers = [r.number for r in rows]
-    files: dict[int, list[PRFile]] = {n: [] for n in numbers}
-    approvers: dict[int, set[str]] = {n: set() for n in numbers}
-    reviews: dict[int, int] = dict.fromkeys(numbers, 0)
-    merged_at = {r.number: r.merged_at for r in rows}
-    gapped = read_gaps(conn, repo_id)
-    cut = {n for n, gaps in gapped.items() if "files" in gaps}
-    authors = {r.number: r.author for r in rows}
-    for chunk in _chunks(numbers):
-        for row in conn.execute(
-            sa.select(
-                f.c.number,
-                f.c.path,
-                f.c.previous_path,
-                f.c.status,
-                f.c.additions,
-                f.c.deletions,
-                f.c.patch,
-            )
-            .where(f.c.repo_id == repo_id, f.c.number.in_(chunk))
-            .order_by(f.c.number, f.c.path)
-        ):
-            files[row.number].append(
-                PRFile(
-                    path=row.path,
-                    previous_path=row.previous_path,
-                    status=row.status,
-                    additions=row.additions,
-                    deletions=row.deletions,
-                    patch=row.patch,
-                )
-            )
-        for review in conn.execute(
-            sa.select(rv.c.number, rv.c.author, rv.c.state, rv.c.submitted_at).where(
-                rv.c.repo_id == repo_id, ~rv.c.deleted, rv.c.number.in_(chunk)
-            )
-        ):
-            n = review.number
-            if review.submitted_at is None or review.submitted_at > merged_at[n]:
-                continue  # a pending draft, or a review after the merge: not what approved it
-            reviews[n] += 1
-            if review.state == "APPROVED" and review.author and review.author != authors[n]:
-                approvers[n].add(review.author)
-    prs = [
-        MergedPR(
-            number=r.number,
-            title=r.title,
-            body=r.body,
-            author=r.author,
-            author_type=r.author_type,
-            labels=tuple(r.labels or ()),
-            merged_at=r.merged_at,
-            source=r.source,
-            reviews_known=r.source != "git"
-            and r.detail_updated_at is not None
-            and not _review_gap(gapped.get(r.number, {})),
-            reviews_incomplete=_review_gap(gapped.get(r.number, {})),
-            approvers=tuple(sorted(approvers[r.number])),
-            reviews=reviews[r.number],
-            # A thread count from an incomplete read is the store's older one: not a fact.
-            unresolved_threads=None
-            if "reviewThreads" in gapped.get(r.number, {})
-            else r.unresolved_threads,
-            files=tuple(files[r.number]),
-            files_total=r.changed_files if r.number in cut else None,
-            unread_diffs=unread_diffs(gapped.get(r.number, {}), r.changed_files),
-        )
-        for r in rows
-    ]
-    return link_reverts(prs, *store_lookups(conn, repo_id), store_texts(conn, repo_id))
-
-
-def _review_gap(gaps: dict[str, str]) -> bool:
-    """Whether a PR's reviews or review threads were last read incomplete."""
-    return "reviews" in gaps or "reviewThreads" in gaps
-
-
-def _chunks(values: list[int], size: int = 500) -> Iterable[list[int]]:
-    for start in range(0, len(values), size):
-        yield values[start : start + size]

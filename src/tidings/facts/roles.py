@@ -25,13 +25,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-import sqlalchemy as sa
-from sqlalchemy.engine import Connection
-
 from tidings.bots import bot_source
-from tidings.config import RepoConfig
-from tidings.store import schema
-from tidings.store.teams import read_teams
 
 Role = Literal["maintainer", "contributor", "user", "bot"]
 RoleSource = Literal["account", "config", "name", "team", "merged", "association"]
@@ -84,33 +78,3 @@ def role_of(
 ) -> Role:
     """The role from the association alone (no config, no store)."""
     return Roles(bots=tuple(configured_bots)).of(login, author_type, association).role
-
-
-def load_roles(conn: Connection, repo_id: int, repo: RepoConfig) -> Roles:
-    """The repository's roles: its config, its teams as last synced, and who merged its PRs."""
-    stored = read_teams(conn, repo_id)
-    teams = {
-        team: frozenset(m.lower() for m in stored[team.lower()])
-        for team in repo.maintainer_teams
-        if team.lower() in stored  # one no sync has listed yet counts no one (cli.py warns)
-    }
-    it = schema.items
-    mergers: dict[str, int] = {}
-    for login, number in conn.execute(
-        sa.select(it.c.merged_by, sa.func.max(it.c.number))
-        .where(
-            it.c.repo_id == repo_id,
-            it.c.kind == "pr",
-            it.c.merged_by.is_not(None),
-            it.c.deleted.is_(False),
-        )
-        .group_by(it.c.merged_by)
-    ):
-        key = login.lower()
-        mergers[key] = max(number, mergers.get(key, number))
-    return Roles(
-        maintainers=frozenset(login.lower() for login in repo.maintainers),
-        teams=teams,
-        mergers=mergers,
-        bots=tuple(repo.bots),
-    )

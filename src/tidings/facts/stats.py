@@ -1,9 +1,10 @@
-"""Counts and lists for one repository and one window, computed from the store only.
+"""Counts and lists for one repository and one window, computed from the store's rows only.
 
-Everything here is a pure function of (connection, repo id, window, options): no network, no
-clock. The counting rules follow GitHub search, because that is what readers check a report
-against (`is:issue created:`, `is:issue is:closed closed:`, `is:pr is:merged merged:`,
-`is:pr is:unmerged is:closed closed:`). docs/stats.md documents the JSON shape.
+Everything here is a pure function of typed rows (facts/load/stats.py reads them), a window
+and options: no database, no network, no clock. The counting rules follow GitHub search,
+because that is what readers check a report against (`is:issue created:`, `is:issue is:closed
+closed:`, `is:pr is:merged merged:`, `is:pr is:unmerged is:closed closed:`). docs/stats.md
+documents the JSON shape.
 """
 
 from __future__ import annotations
@@ -12,21 +13,16 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
-import sqlalchemy as sa
 from pydantic import BaseModel, Field
-from sqlalchemy.engine import Connection
 
 from tidings.facts.actors import is_bot
 from tidings.facts.windows import Window
-from tidings.store import schema
 
 SCHEMA_VERSION = 1
 DEFAULT_DEPTH = 2
 DEFAULT_TOP = 10
-
-items_t = schema.items
 
 
 # -- models ---------------------------------------------------------------------------------
@@ -153,105 +149,52 @@ GIT_UNKNOWN = ("new_prs",)
 GIT_ONLY_UNKNOWN = ("new_issues", "closed_issues", "new_prs", "closed_unmerged_prs")
 
 
-def git_only(conn: Connection, repo_id: int) -> bool:
-    """Whether every item of the repository came from a git clone (and there are some).
-
-    Two existence probes, each stopping at its first row: one from the API (on an API store
-    the first row read; only a git-only store reads further), then, only without one, one
-    from git (an empty repository is no git-only one)."""
-    it = items_t
-    first = sa.select(it.c.number).where(it.c.repo_id == repo_id).limit(1)
-    if conn.execute(first.where(sa.func.coalesce(it.c.source, "api") != "git")).first():
-        return False
-    return conn.execute(first.where(it.c.source == "git")).first() is not None
-
-
-def _unknown(conn: Connection, repo_id: int, lists: ItemLists) -> tuple[str, ...]:
-    """The window's counts its sources cannot know (facts/coverage.py unknown_counts says the
-    same of a report's window)."""
-    if git_only(conn, repo_id):
-        return GIT_ONLY_UNKNOWN
-    it = items_t
-    merged = lists.merged_prs
-    git = (
-        merged
-        and conn.execute(
-            sa.select(it.c.number)
-            .where(it.c.repo_id == repo_id, it.c.number.in_(merged), it.c.source == "git")
-            .limit(1)
-        ).first()
-    )
-    return GIT_UNKNOWN if git else ()
-
-
 # -- items ----------------------------------------------------------------------------------
 
 
-def _between(column: sa.ColumnElement[Any], window: Window) -> sa.ColumnElement[bool]:
-    return sa.and_(column >= window.start, column < window.end)
+@dataclass(frozen=True, slots=True)
+class ItemDates:
+    """An issue or PR as the window's counts read it."""
+
+    number: int
+    kind: str  # "issue" or "pr"
+    state: str
+    created_at: datetime | None
+    closed_at: datetime | None
+    merged_at: datetime | None
+    source: str | None  # "git" for a PR read from a clone
 
 
-def _live_items(repo_id: int) -> sa.ColumnElement[bool]:
-    return sa.and_(items_t.c.repo_id == repo_id, items_t.c.deleted.is_(False))
-
-
-def item_lists(conn: Connection, repo_id: int, window: Window) -> ItemLists:
-    """Which issues and PRs were opened, closed and merged in the window."""
-    t = items_t
-    rows = conn.execute(
-        sa.select(
-            t.c.number,
-            t.c.kind,
-            t.c.state,
-            t.c.created_at,
-            t.c.closed_at,
-            t.c.merged_at,
-            t.c.source,
-        )
-        .where(
-            _live_items(repo_id),
-            sa.or_(
-                _between(t.c.created_at, window),
-                _between(t.c.closed_at, window),
-                _between(t.c.merged_at, window),
-            ),
-        )
-        .order_by(t.c.number)
-    )
+def lists_of(rows: Iterable[ItemDates], window: Window) -> ItemLists:
+    """Which of `rows` (by number) were opened, closed and merged in the window."""
     lists = ItemLists()
-    for number, kind, state, created_at, closed_at, merged_at, source in rows:
+    for row in rows:
         # closed_at is the latest close: an issue closed, reopened and closed again counts
         # once, in the window of its last close, and not at all while it is open again.
-        closed = state == "closed" and closed_at in window
-        if kind == "issue":
-            if created_at in window:
-                lists.new_issues.append(number)
+        closed = row.state == "closed" and row.closed_at in window
+        if row.kind == "issue":
+            if row.created_at in window:
+                lists.new_issues.append(row.number)
             if closed:
-                lists.closed_issues.append(number)
+                lists.closed_issues.append(row.number)
             continue
         # A PR read from a git clone has only its commit dates: when it was opened is unknown,
         # so it is never counted as new (its merge is known).
-        if created_at in window and source != "git":
-            lists.new_prs.append(number)
-        if merged_at in window:
-            lists.merged_prs.append(number)
-        elif closed and merged_at is None:
+        if row.created_at in window and row.source != "git":
+            lists.new_prs.append(row.number)
+        if row.merged_at in window:
+            lists.merged_prs.append(row.number)
+        elif closed and row.merged_at is None:
             # Includes PRs whose change landed through another PR: GitHub shows them closed.
-            lists.closed_unmerged_prs.append(number)
+            lists.closed_unmerged_prs.append(row.number)
     return lists
 
 
-def _merged_in(repo_id: int, window: Window) -> sa.ColumnElement[bool]:
-    return sa.and_(
-        _live_items(repo_id), items_t.c.kind == "pr", _between(items_t.c.merged_at, window)
-    )
-
-
-def merged_label_counts(conn: Connection, repo_id: int, window: Window) -> list[LabelCount]:
-    """How many of the window's merged PRs carry each label, most common first."""
+def label_counts(labels: Iterable[Sequence[str] | None]) -> list[LabelCount]:
+    """How many PRs carry each label (one label list per PR), most common first."""
     counter: Counter[str] = Counter()
-    for (labels,) in conn.execute(sa.select(items_t.c.labels).where(_merged_in(repo_id, window))):
-        counter.update(set(labels or []))
+    for names in labels:
+        counter.update(set(names or []))
     return [
         LabelCount(label=label, count=n)
         for label, n in sorted(counter.items(), key=lambda kv: (-kv[1], kv[0]))
@@ -300,64 +243,49 @@ def _top(tallies: dict[str, _Tally], top: int) -> list[Churn]:
     return ranked[:top]
 
 
-def path_churn(
-    conn: Connection,
-    repo_id: int,
-    window: Window,
-    *,
-    depth: int = DEFAULT_DEPTH,
-    top: int = DEFAULT_TOP,
+@dataclass(frozen=True, slots=True)
+class ChangedLines:
+    """A file a merged PR changed, with its line counts (None: a binary file)."""
+
+    number: int
+    path: str
+    additions: int | None
+    deletions: int | None
+
+
+def churn_of(
+    files: Iterable[ChangedLines], *, depth: int = DEFAULT_DEPTH, top: int = DEFAULT_TOP
 ) -> tuple[list[Churn], list[Churn]]:
-    """(top changed paths, top directories) by lines added plus deleted in merged PRs."""
-    f = schema.pr_files
-    rows = conn.execute(
-        sa.select(f.c.number, f.c.path, f.c.additions, f.c.deletions)
-        .join(items_t, sa.and_(items_t.c.repo_id == f.c.repo_id, items_t.c.number == f.c.number))
-        .where(f.c.repo_id == repo_id, _merged_in(repo_id, window))
-    )
+    """(top changed paths, top directories) by lines added plus deleted."""
     paths: dict[str, _Tally] = defaultdict(_Tally)
     dirs: dict[str, _Tally] = defaultdict(_Tally)
-    for number, path, additions, deletions in rows:
+    for f in files:
         # Binary files have no line counts; they still show the PR touched the folder.
-        adds, dels = additions or 0, deletions or 0
-        paths[path].add(number, adds, dels)
-        dirs[directory_of(path, depth)].add(number, adds, dels)
+        adds, dels = f.additions or 0, f.deletions or 0
+        paths[f.path].add(f.number, adds, dels)
+        dirs[directory_of(f.path, depth)].add(f.number, adds, dels)
     return _top(paths, top), _top(dirs, top)
 
 
 # -- people ---------------------------------------------------------------------------------
 
 
-def _child_rows(
-    conn: Connection, table: sa.Table, repo_id: int, moment: sa.Column[Any], window: Window
-) -> Sequence[sa.Row[*tuple[Any, ...]]]:
-    """Comments or reviews made in the window on items that still exist."""
-    return conn.execute(
-        sa.select(table.c.author, table.c.author_type, table.c.number, *_extra(table)).where(
-            table.c.repo_id == repo_id,
-            table.c.deleted.is_(False),
-            parent_live(table),
-            _between(moment, window),
-        )
-    ).all()
+# What an act counts as: a Contributor's field.
+ActKind = Literal[
+    "issues", "prs", "merged_unknown_opened", "comments", "review_comments", "reviews"
+]
 
 
-def parent_live(table: sa.Table) -> sa.ColumnElement[bool]:
-    """The comment's or review's item is not marked deleted: the words on a deleted issue or PR
-    leave the facts with it (one the store never held counts as live). Asked as "no deleted
-    item of that number", which the small partial index ix_items_repo_deleted answers: an
-    outer join to the items made PostgreSQL hash every item of the repository for a week's
-    comments (store/migrations 0005)."""
-    gone = sa.select(items_t.c.number).where(
-        items_t.c.repo_id == table.c.repo_id,
-        items_t.c.number == table.c.number,
-        items_t.c.deleted.is_(True),
-    )
-    return ~sa.exists(gone)
+@dataclass(frozen=True, slots=True)
+class Act:
+    """One thing someone did in the window: opened an item, merged one whose opening is
+    unknown, commented, or reviewed."""
 
-
-def _extra(table: sa.Table) -> list[sa.Column[Any]]:
-    return [table.c.state] if table is schema.reviews else []
+    login: str | None  # None: a deleted account
+    author_type: str | None
+    kind: ActKind
+    number: int  # the issue or PR
+    state: str = ""  # a review's state ("APPROVED", "PENDING"...)
 
 
 @dataclass
@@ -367,53 +295,26 @@ class People:
     bots: list[BotActivity]
 
 
-def people(conn: Connection, repo_id: int, window: Window, bots: Iterable[str] = ()) -> People:
+def count_people(acts: Iterable[Act], bots: Iterable[str] = ()) -> People:
     """Humans active in the window (authors, commenters, reviewers), and bot activity apart."""
     configured = list(bots)
     activity: dict[str, Counter[str]] = defaultdict(Counter)
     bot_totals: Counter[str] = Counter()
-
-    def note(login: str | None, author_type: str | None, what: str) -> bool:
-        if login is None:  # deleted account: counted in totals, credited to nobody
-            return False
-        if is_bot(login, author_type, configured):
-            bot_totals[login] += 1
-            return False
-        activity[login][what] += 1
-        return True
-
-    t = items_t
-    for login, author_type, kind in conn.execute(
-        sa.select(t.c.author, t.c.author_type, t.c.kind).where(
-            _live_items(repo_id), _between(t.c.created_at, window)
-        )
-    ):
-        note(login, author_type, "issues" if kind == "issue" else "prs")
-    for login, author_type in conn.execute(
-        sa.select(t.c.author, t.c.author_type).where(
-            _live_items(repo_id), t.c.created_at.is_(None), _between(t.c.merged_at, window)
-        )
-    ):
-        note(login, author_type, "merged_unknown_opened")
-    for login, author_type, _number in _child_rows(
-        conn, schema.comments, repo_id, schema.comments.c.created_at, window
-    ):
-        note(login, author_type, "comments")
-    rc = schema.review_comments
-    for login, author_type, _number in _child_rows(conn, rc, repo_id, rc.c.created_at, window):
-        note(login, author_type, "review_comments")
-
     states: dict[str, Counter[str]] = defaultdict(Counter)
     reviewed: dict[str, set[int]] = defaultdict(set)
-    rv = schema.reviews
-    for login, author_type, number, state in _child_rows(
-        conn, rv, repo_id, rv.c.submitted_at, window
-    ):
-        if state == "PENDING":  # a draft review nobody else can see yet
+    for act in acts:
+        if act.kind == "reviews" and act.state == "PENDING":
+            continue  # a draft review nobody else can see yet
+        login = act.login
+        if login is None:  # deleted account: counted in totals, credited to nobody
             continue
-        if note(login, author_type, "reviews"):
-            states[login][state] += 1
-            reviewed[login].add(number)
+        if is_bot(login, act.author_type, configured):
+            bot_totals[login] += 1
+            continue
+        activity[login][act.kind] += 1
+        if act.kind == "reviews":
+            states[login][act.state] += 1
+            reviewed[login].add(act.number)
 
     contributors = [
         Contributor(login=login, total=sum(c.values()), **c) for login, c in activity.items()
@@ -437,34 +338,21 @@ def people(conn: Connection, repo_id: int, window: Window, bots: Iterable[str] =
 # -- everything -----------------------------------------------------------------------------
 
 
-def data_as_of(conn: Connection, repo_id: int) -> datetime | None:
-    """The newest item update in the store: how fresh the data behind the numbers is."""
-    return conn.execute(
-        sa.select(sa.func.max(items_t.c.updated_at)).where(items_t.c.repo_id == repo_id)
-    ).scalar_one_or_none()
-
-
-def window_stats(
-    conn: Connection,
-    repo_id: int,
+def stats_of(
+    repository: str,
     window: Window,
+    as_of: datetime | None,
+    lists: ItemLists,
+    unknown: Sequence[str],
+    labels: list[LabelCount],
+    churn: tuple[list[Churn], list[Churn]],
+    who: People,
     *,
-    repository: str | None = None,
-    bots: Iterable[str] = (),
     directory_depth: int = DEFAULT_DEPTH,
-    top: int = DEFAULT_TOP,
 ) -> WindowStats:
-    """Everything above for one window; `repository` defaults to the stored name."""
-    if repository is None:
-        repos = schema.repositories
-        repository = conn.execute(
-            sa.select(repos.c.full_name).where(repos.c.id == repo_id)
-        ).scalar_one()
-    lists = item_lists(conn, repo_id, window)
-    unknown = _unknown(conn, repo_id, lists)
-    top_paths, top_dirs = path_churn(conn, repo_id, window, depth=directory_depth, top=top)
-    who = people(conn, repo_id, window, bots)
-    as_of = data_as_of(conn, repo_id)
+    """The window's figures as `tidings stats` states them: the counts and lists the sources
+    cannot know (`unknown`) null, never 0."""
+    top_paths, top_dirs = churn
     return WindowStats(
         repository=repository,
         window=WindowInfo(**window.to_dict()),
@@ -474,7 +362,7 @@ def window_stats(
         ),
         items=WindowLists.model_validate({k: None if k in unknown else v for k, v in lists}),
         unknown=list(unknown),
-        merged_by_label=merged_label_counts(conn, repo_id, window),
+        merged_by_label=labels,
         directory_depth=directory_depth,
         top_paths=top_paths,
         top_directories=top_dirs,

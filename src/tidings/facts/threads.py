@@ -13,20 +13,16 @@ raised (commit times, not push times, which GitHub no longer gives: a commit mad
 pushed later is not counted). "Raised by X, no later commit touched it" is then a thread not
 outdated, and unresolved or followed by no commit at all.
 Only the GitHub API gives inline comments: a git-only store has no threads (the caller says so).
+facts/load/reviews.py reads the comments, states and commit times.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
-
-import sqlalchemy as sa
-from sqlalchemy.engine import Connection
 
 from tidings.facts.actors import is_bot
-from tidings.store import schema
 
 MAX_THREADS = 6  # per PR: the earliest root comments, enough for a card
 
@@ -49,40 +45,43 @@ class ReviewThread:
     commits_after: int | None = None  # commits made after it was raised; None: not known
 
 
-def load_threads(
-    conn: Connection,
-    repo_id: int,
-    numbers: Iterable[int],
-    authors: dict[int, str | None],
+@dataclass(frozen=True, slots=True)
+class InlineComment:
+    """A stored inline review comment: a thread's root (`in_reply_to_id` None) or a reply."""
+
+    id: int
+    number: int  # the PR
+    in_reply_to_id: int | None
+    author: str | None
+    author_type: str | None
+    author_association: str | None
+    path: str
+    line: int | None  # None once outdated
+    original_line: int | None
+    diff_hunk: str | None
+    body: str | None  # untrusted
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class ThreadStatus:
+    """A thread's state as the GitHub sync's GraphQL details give it."""
+
+    resolved: bool | None
+    outdated: bool
+
+
+def review_threads(
+    comments: Iterable[InlineComment],
+    states: Mapping[int, ThreadStatus],
+    commits: Mapping[int, list[datetime]],
+    authors: Mapping[int, str | None],
     bots: Iterable[str] = (),
 ) -> dict[int, list[ReviewThread]]:
-    """Each PR's inline review threads raised by someone other than its author, oldest first."""
-    wanted = sorted(set(numbers))
-    rc = schema.review_comments
-    rows: list[Any] = []
-    for start in range(0, len(wanted), 500):
-        rows += conn.execute(
-            sa.select(
-                rc.c.id,
-                rc.c.number,
-                rc.c.in_reply_to_id,
-                rc.c.author,
-                rc.c.author_type,
-                rc.c.path,
-                rc.c.line,
-                rc.c.original_line,
-                rc.c.diff_hunk,
-                rc.c.body,
-                rc.c.created_at,
-            )
-            .where(
-                rc.c.repo_id == repo_id,
-                ~rc.c.deleted,
-                rc.c.number.in_(wanted[start : start + 500]),
-            )
-            .order_by(rc.c.number, rc.c.created_at, rc.c.id)
-        ).all()
-    states, commits = _states(conn, repo_id, wanted)
+    """Each PR's inline review threads raised by someone other than its author, oldest first,
+    from its comments (by PR, oldest first), the threads' states by their first comment's id
+    and the PRs' commit times, where the store has them."""
+    rows = list(comments)
     roots = {r.id: r for r in rows if r.in_reply_to_id is None}
     replies: dict[int, list[str | None]] = {k: [] for k in roots}
     for r in rows:
@@ -109,41 +108,16 @@ def load_threads(
                 path=root.path,
                 line=root.line,
                 original_line=root.original_line,
-                outdated=state[1] if state is not None else outdated,
+                outdated=state.outdated if state is not None else outdated,
                 body=root.body or "",
                 hunk_tail=tuple(hunk[-4:]),
                 created_at=root.created_at,
                 replies=len(replies[root.id]),
                 author_replied=author is not None and author in replies[root.id],
-                resolved=state[0] if state is not None else None,
+                resolved=state.resolved if state is not None else None,
                 commits_after=(
                     sum(1 for t in times if t > root.created_at) if times is not None else None
                 ),
             )
         )
     return out
-
-
-def _states(
-    conn: Connection, repo_id: int, numbers: list[int]
-) -> tuple[dict[int, tuple[bool | None, bool]], dict[int, list[datetime]]]:
-    """Threads' (resolved, outdated) by first comment id, and each PR's commit times, where
-    the GitHub sync read them."""
-    rt, pc = schema.review_threads, schema.pr_commits
-    states: dict[int, tuple[bool | None, bool]] = {}
-    commits: dict[int, list[datetime]] = {}
-    for start in range(0, len(numbers), 500):
-        chunk = numbers[start : start + 500]
-        for comment_id, resolved, outdated in conn.execute(
-            sa.select(rt.c.comment_id, rt.c.resolved, rt.c.outdated).where(
-                rt.c.repo_id == repo_id, rt.c.number.in_(chunk)
-            )
-        ):
-            states[comment_id] = (resolved, bool(outdated))
-        for number, at in conn.execute(
-            sa.select(pc.c.number, pc.c.committed_at).where(
-                pc.c.repo_id == repo_id, pc.c.number.in_(chunk), pc.c.committed_at.is_not(None)
-            )
-        ):
-            commits.setdefault(number, []).append(at)
-    return states, commits

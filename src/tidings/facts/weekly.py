@@ -1,5 +1,6 @@
 """The facts of one ISO week: merged PRs with their risk tags, importance, themes and churn,
-each compared with the week before. Pure functions over rows loaded once per week.
+each compared with the week before. Pure functions over rows loaded once per week
+(facts/load/week.py).
 """
 
 from __future__ import annotations
@@ -11,17 +12,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
-from sqlalchemy.engine import Connection
-
 from tidings.config import RepoConfig
-from tidings.facts.activity_data import WindowData, load_window
-from tidings.facts.coverage import has_api_items
+from tidings.facts.activity_data import WindowData
 from tidings.facts.evidence import PREvidence
 from tidings.facts.generated import is_bot_pr, is_generated
 from tidings.facts.importance import Scored, score_merged
 from tidings.facts.relands import Reland
-from tidings.facts.reverts import reverted_titles
-from tidings.facts.review_figures import ThreadFigures, load_thread_figures
+from tidings.facts.review_figures import ThreadFigures
 from tidings.facts.risk import (
     MergedPR,
     Reformatted,
@@ -29,12 +26,10 @@ from tidings.facts.risk import (
     RiskTagName,
     assess_all,
     assess_week,
-    load_merged,
     reverted_pr,
     risk_score,
 )
-from tidings.facts.roles import load_roles
-from tidings.facts.stats import data_as_of, directory_of
+from tidings.facts.stats import directory_of
 from tidings.facts.topics import TopicMatch, topic_matches
 from tidings.facts.trends import PROCESS_LABELS, AreaKind, is_generic, topic_tags
 from tidings.facts.watchlist import Watch, watchlist
@@ -124,13 +119,21 @@ class WeekFacts:
 TRACK_ITEMS = 8  # a topic track's items a weekly lists (and the model writes about)
 
 
-def load_week(conn: Connection, repo_id: int, repo: RepoConfig, window: Window) -> WeekFacts:
-    prev_window = previous(window)
-    prs = load_merged(conn, repo_id, window.start, window.end)
-    prev_prs = load_merged(conn, repo_id, prev_window.start, prev_window.end)
-    data = load_window(
-        conn, repo_id, repo.name, window.start, window.end, roles=load_roles(conn, repo_id, repo)
-    )
+def week_facts(
+    repo: RepoConfig,
+    window: Window,
+    prs: list[MergedPR],
+    prev_prs: list[MergedPR],
+    data: WindowData,
+    *,
+    as_of: datetime | None,
+    reverted: dict[int, str],
+    threads: dict[int, ThreadFigures],
+    api_data: bool,
+) -> WeekFacts:
+    """The week's facts from its rows (facts/load/week.py reads them): the week's and the
+    week before's merged PRs, the week's items and conversation, the stored titles of the PRs
+    its reverts and re-lands name (`reverted_names`), and its merged PRs' thread figures."""
     risks, reformatted = assess_week(prs, repo)
     # Lines that only re-format are no measure of a change's weight: a sweep of 2,000
     # re-wrapped lines is not the week's most important PR.
@@ -143,14 +146,10 @@ def load_week(conn: Connection, repo_id: int, repo: RepoConfig, window: Window) 
     sources = Counter("git" if p.source == "git" else "api" for p in prs)
     # A revert opened by automation is still news: it stays a person's change here.
     bots = frozenset(p.number for p in prs if _bot_pr(p, repo))
-    merged = {p.number for p in prs}
     tracks = [Track(topic.title, topic_matches(data, topic, ranked)) for topic in repo.topics]
-    # load_merged linked each revert through the store; the risk tag reads the same link.
-    reverts = {p.number: n for p in prs if (n := reverted_pr(p)) is not None}
-    relands = {p.number: p.reland for p in prs if p.reland is not None}
     return WeekFacts(
         window=window,
-        prev_window=prev_window,
+        prev_window=previous(window),
         prs=prs,
         prev_prs=prev_prs,
         scores=scored,
@@ -158,18 +157,34 @@ def load_week(conn: Connection, repo_id: int, repo: RepoConfig, window: Window) 
         risks=risks,
         data=data,
         watch=watchlist(data, repo.bots),
-        data_as_of=data_as_of(conn, repo_id),
+        data_as_of=as_of,
         sources=dict(sorted(sources.items())),
-        reverts=reverts,
-        reverted=reverted_titles(conn, repo_id, [*reverts.values(), *_relanded(relands)]),
+        reverts=_reverts(prs),
+        reverted=reverted,
         bots=bots,
         tracks=tracks,
         repo=repo,
-        threads=load_thread_figures(conn, repo_id, merged, window.end),
-        api_data=has_api_items(conn, repo_id),
+        threads=threads,
+        api_data=api_data,
         reformatted=reformatted,
-        relands=relands,
+        relands=_relands(prs),
     )
+
+
+def _reverts(prs: list[MergedPR]) -> dict[int, int]:
+    """Revert PR -> the PR it reverts. The loader linked each revert through the store; the
+    risk tag reads the same link."""
+    return {p.number: n for p in prs if (n := reverted_pr(p)) is not None}
+
+
+def _relands(prs: list[MergedPR]) -> dict[int, Reland]:
+    return {p.number: p.reland for p in prs if p.reland is not None}
+
+
+def reverted_names(prs: list[MergedPR]) -> list[int]:
+    """The PRs the week's reverts revert, and those its re-lands bring back or undo: the
+    weekly names their stored titles (a PR reverted weeks later is outside the week)."""
+    return [*_reverts(prs).values(), *_relanded(_relands(prs))]
 
 
 def _restyled(prs: list[MergedPR], reformatted: dict[int, Reformatted]) -> dict[int, int]:

@@ -14,11 +14,14 @@ from tidings._version import __version__
 from tidings.config import Lang, RepoConfig
 from tidings.facts.activity_data import Item
 from tidings.facts.actors import is_git_name
-from tidings.facts.coverage import coverage as store_coverage
-from tidings.facts.coverage import data_stops_inside, git_prs, has_api_items
-from tidings.facts.daily import HISTORY, METRICS, DayFacts, TopicFacts, load_day
+from tidings.facts.coverage import data_stops_inside, git_prs
+from tidings.facts.daily import HISTORY, METRICS, DayFacts, TopicFacts
 from tidings.facts.discussions import Discussion, Participant
-from tidings.facts.evidence import PREvidence, window_evidence
+from tidings.facts.evidence import PREvidence
+from tidings.facts.load.coverage import coverage as store_coverage
+from tidings.facts.load.coverage import has_api_items
+from tidings.facts.load.day import load_day
+from tidings.facts.load.evidence import window_evidence
 from tidings.facts.prose import cut
 from tidings.facts.slots import HotText, HotView, PRSummary, PRWhy, Section, TopicText
 from tidings.facts.topics import SWEPT

@@ -21,7 +21,8 @@ from datetime import date, datetime
 from typing import TYPE_CHECKING
 
 from tidings.config import Lang, RepoConfig
-from tidings.facts.coverage import coverage, uncovered
+from tidings.facts.coverage import uncovered
+from tidings.facts.load.coverage import coverage
 from tidings.facts.windows import Window, daily_window, weekly_window
 from tidings.store import Store
 

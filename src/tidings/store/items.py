@@ -10,14 +10,14 @@ checked for that time).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from tidings.records import ItemRecord, to_row
+from tidings.records import ItemRecord, PRDetails, to_row
 from tidings.store import schema
 from tidings.store.db import Store
 from tidings.store.limits import row_problem
@@ -175,13 +175,24 @@ def _by_number(conn: Connection, query: sa.Select[Any]) -> list[sa.RowMapping]:
         after = got[-1]["number"]
 
 
-def details_problem(values: Mapping[str, Any]) -> str | None:
-    """Why the store cannot hold these item values (store/limits.py), or None."""
-    return row_problem(_items, values)
+def _detail_values(details: PRDetails) -> dict[str, Any]:
+    """The item columns PR details write: theirs (those KEPT left as stored), and the
+    bookkeeping that the details are current for their `updated_at` and the item is live."""
+    return {
+        **details.columns(),
+        "kind": "pr",
+        "detail_updated_at": details.updated_at,
+        "deleted": False,
+    }
 
 
-def write_details(conn: Connection, repo_id: int, number: int, values: Mapping[str, Any]) -> None:
-    conn.execute(_items.update().where(_one(repo_id, number)).values(**values))
+def details_problem(details: PRDetails) -> str | None:
+    """Why the store cannot hold these PR details (store/limits.py), or None."""
+    return row_problem(_items, _detail_values(details))
+
+
+def write_details(conn: Connection, repo_id: int, number: int, details: PRDetails) -> None:
+    conn.execute(_items.update().where(_one(repo_id, number)).values(**_detail_values(details)))
 
 
 def details_current(conn: Connection, repo_id: int, number: int) -> None:

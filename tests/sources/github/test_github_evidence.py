@@ -17,10 +17,12 @@ from tidings import records as r
 from tidings.analysis.cards import evidence_fields
 from tidings.config import GitHubConfig, load_config
 from tidings.demo import CONFIG_PATH, REPO, SAMPLE_PATH
-from tidings.facts.evidence import PREvidence, window_evidence
+from tidings.facts.evidence import PREvidence
+from tidings.facts.load.evidence import window_evidence
+from tidings.facts.load.merged import load_merged
+from tidings.facts.load.reviews import load_threads
 from tidings.facts.paths import PathKinds
-from tidings.facts.risk import assess_all, load_merged
-from tidings.facts.threads import load_threads
+from tidings.facts.risk import assess_all
 from tidings.sources.github.budget import OWED_PER_REPOSITORY, RESERVE, GitHubBudget
 from tidings.sources.github.client import GitHubClient
 from tidings.sources.github.patches import DEFERRED, GAP

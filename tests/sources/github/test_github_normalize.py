@@ -5,7 +5,12 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
+import pytest
+
+from tidings.records import KEPT
 from tidings.sources.github import normalize as nz
+from tidings.sources.github.pr import FIELD_COLUMNS
+from tidings.store import schema
 
 USER = {"login": "alice", "type": "User"}
 GHOST = {"login": "ghost", "type": "User"}
@@ -167,49 +172,89 @@ def test_review_comment_from_rest() -> None:
     assert rc.reactions == {}
 
 
-def test_pr_fields_from_graphql() -> None:
-    pr = {
-        "id": "PR_1",
-        "number": 12,
-        "title": "Speed up",
-        "body": None,
-        "url": "https://github.com/acme/widgets/pull/12",
-        "author": {"login": "github-actions", "__typename": "Bot"},
-        "authorAssociation": "NONE",
-        "state": "MERGED",
-        "isDraft": False,
-        "locked": False,
-        "createdAt": "2026-02-24T03:31:00Z",
-        "updatedAt": "2026-02-26T00:00:00Z",
-        "closedAt": "2026-02-25T00:00:00Z",
-        "mergedAt": "2026-02-25T00:00:00Z",
-        "merged": True,
-        "mergedBy": {"login": "carol", "__typename": "User"},
-        "mergeCommit": {"oid": "deadbeef"},
-        "additions": 10,
-        "deletions": 2,
-        "changedFiles": 3,
-        "commits": {"totalCount": 4},
-        "baseRefName": "main",
-        "headRefName": "fast",
-        "headRefOid": "cafe",
-        "reviewDecision": "APPROVED",
-        "reactionGroups": [{"content": "HEART", "reactors": {"totalCount": 1}}],
-        "comments": {"totalCount": 6},
+GRAPHQL_PR: dict[str, Any] = {
+    "id": "PR_1",
+    "number": 12,
+    "title": "Speed up",
+    "body": None,
+    "url": "https://github.com/acme/widgets/pull/12",
+    "author": {"login": "github-actions", "__typename": "Bot"},
+    "authorAssociation": "NONE",
+    "state": "MERGED",
+    "isDraft": False,
+    "locked": False,
+    "createdAt": "2026-02-24T03:31:00Z",
+    "updatedAt": "2026-02-26T00:00:00Z",
+    "closedAt": "2026-02-25T00:00:00Z",
+    "mergedAt": "2026-02-25T00:00:00Z",
+    "merged": True,
+    "mergedBy": {"login": "carol", "__typename": "User"},
+    "mergeCommit": {"oid": "deadbeef"},
+    "additions": 10,
+    "deletions": 2,
+    "changedFiles": 3,
+    "commits": {"totalCount": 4},
+    "baseRefName": "main",
+    "headRefName": "fast",
+    "headRefOid": "cafe",
+    "reviewDecision": "APPROVED",
+    "reactionGroups": [{"content": "HEART", "reactors": {"totalCount": 1}}],
+    "comments": {"totalCount": 6},
+}
+
+
+def test_pr_details_from_graphql() -> None:
+    details = nz.pr_details_from_graphql(GRAPHQL_PR)
+    assert details.number == 12
+    assert details.state == "closed"
+    assert details.author == "github-actions[bot]"
+    assert details.merged_by == "carol"
+    assert details.merge_commit_sha == "deadbeef"
+    assert details.commits == 4
+    assert details.comments_count == 6
+    assert details.reactions == {"heart": 1}
+    assert details.body is None  # GraphQL's "" for no body is REST's null
+    assert details.updated_at == datetime(2026, 2, 26, tzinfo=UTC)
+    open_pr = {
+        **GRAPHQL_PR,
+        "state": "OPEN",
+        "merged": False,
+        "mergedBy": None,
+        "mergeCommit": None,
     }
-    fields = nz.pr_fields_from_graphql(pr)
-    assert fields["state"] == "closed"
-    assert fields["author"] == "github-actions[bot]"
-    assert fields["merged_by"] == "carol"
-    assert fields["merge_commit_sha"] == "deadbeef"
-    assert fields["commits"] == 4
-    assert fields["comments_count"] == 6
-    assert fields["reactions"] == {"heart": 1}
-    assert fields["body"] is None  # GraphQL's "" for no body is REST's null
-    open_pr = {**pr, "state": "OPEN", "merged": False, "mergedBy": None, "mergeCommit": None}
-    fields = nz.pr_fields_from_graphql(open_pr)
-    assert fields["state"] == "open"
-    assert fields["merged_by"] is None and fields["merge_commit_sha"] is None
+    details = nz.pr_details_from_graphql(open_pr)
+    assert details.state == "open"
+    assert details.merged_by is None and details.merge_commit_sha is None
+
+
+def test_pr_details_write_the_item_columns_they_read_and_keep_the_rest() -> None:
+    """The nested connections' columns are KEPT until read; a field GitHub refused is KEPT
+    (written as stored, not as null); the number keys the row and is no column."""
+    details = nz.pr_details_from_graphql(GRAPHQL_PR)
+    columns = details.columns()
+    assert "number" not in columns
+    assert {"labels", "review_comments_count", "unresolved_threads"}.isdisjoint(columns)
+    assert columns["merged_by"] == "carol" and columns["changed_files"] == 3
+    assert set(columns) <= {c.name for c in schema.items.columns}
+    refused = details.keeping(["merged_by", "reactions"])
+    assert refused.merged_by is KEPT
+    assert set(columns) - set(refused.columns()) == {"merged_by", "reactions"}
+
+
+def test_every_column_a_refused_graphql_field_fills_can_be_kept() -> None:
+    """FIELD_COLUMNS names PRDetails fields (a typo would be a TypeError, not a column that
+    is quietly written as null)."""
+    details = nz.pr_details_from_graphql(GRAPHQL_PR)
+    for name, columns in FIELD_COLUMNS.items():
+        kept = details.keeping(columns)
+        assert all(getattr(kept, c) is KEPT for c in columns), name
+    with pytest.raises(TypeError):
+        details.keeping(["merged_bye"])
+
+
+def test_pr_details_need_an_update_time() -> None:
+    with pytest.raises(ValueError, match="updatedAt"):
+        nz.pr_details_from_graphql({**GRAPHQL_PR, "updatedAt": None})
 
 
 def test_review_and_closing_ref_from_graphql() -> None:

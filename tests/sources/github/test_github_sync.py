@@ -19,7 +19,8 @@ from testkit.servers.github import FAULT_KINDS, GRAPHQL_ONLY, FakeGitHub, record
 from tidings import records as r
 from tidings.config import GitHubConfig, RepoConfig
 from tidings.errors import SourceError
-from tidings.facts.risk import assess, load_merged
+from tidings.facts.load.merged import load_merged
+from tidings.facts.risk import assess
 from tidings.sources.github.client import GitHubClient
 from tidings.sources.github.sync import SyncReport, sync_repository
 from tidings.store import Store, schema

@@ -8,8 +8,10 @@ from typing import TYPE_CHECKING
 
 from tidings._version import __version__
 from tidings.config import Lang, RepoConfig
-from tidings.facts.coverage import coverage, data_stops_inside, has_api_items
-from tidings.facts.weekly import load_week, themes
+from tidings.facts.coverage import data_stops_inside
+from tidings.facts.load.coverage import coverage, has_api_items
+from tidings.facts.load.week import load_week
+from tidings.facts.weekly import themes
 from tidings.facts.windows import weekly_window
 from tidings.records import now_utc
 from tidings.report import weekly_model as w

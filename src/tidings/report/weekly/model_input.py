@@ -10,9 +10,11 @@ from typing import Any
 from sqlalchemy import Connection
 
 from tidings.config import RepoConfig
-from tidings.facts.daily import DayFacts, load_day
-from tidings.facts.evidence import PREvidence, window_evidence
-from tidings.facts.roles import load_roles
+from tidings.facts.daily import DayFacts
+from tidings.facts.evidence import PREvidence
+from tidings.facts.load.day import load_day
+from tidings.facts.load.evidence import window_evidence
+from tidings.facts.load.roles import load_roles
 from tidings.facts.weekly import (
     WeekFacts,
     WeekInput,

@@ -12,6 +12,7 @@ transaction, and the work list comes from the store, so an interrupted sync resu
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 
 from tidings.sources.github import normalize as nz
@@ -202,40 +203,43 @@ class _Details:
             items.details_current(conn, repo_id, number)
             ctx.say(f"#{number}: GitHub returned no pull request details", warn=False)
             return
-        values = nz.pr_fields_from_graphql(pr.node)
-        values.pop("number")
-        for name, columns in FIELD_COLUMNS.items():
-            if name in pr.refused:
-                for column in columns:
-                    values.pop(column, None)  # GitHub refused it: keep what the store holds
-        if pr.rest_files:
-            values.update(pr.rest_sizes)
-        else:
-            values["changed_files"] = pr.changed_files
+        # What GitHub refused keeps what the store holds.
+        details = nz.pr_details_from_graphql(pr.node).keeping(
+            c for name, columns in FIELD_COLUMNS.items() if name in pr.refused for c in columns
+        )
+        if not pr.rest_files:
+            details = replace(details, changed_files=pr.changed_files)
+        elif pr.rest_sizes is not None:
+            sizes = pr.rest_sizes
+            details = replace(
+                details,
+                changed_files=sizes.changed_files,
+                additions=sizes.additions,
+                deletions=sizes.deletions,
+            )
         # A PR has two update times on GitHub, its issue record's (the REST listing's) and its
         # pull request record's (GraphQL's), and a comment moves only the first. Keep the
         # newer, never roll back, and mark the details current for it, so the two differing
         # does not make every sync fetch them again.
-        if stored is not None and stored > values["updated_at"]:
-            values["updated_at"] = stored
-        values["detail_updated_at"] = values["updated_at"]
-        problem = items.details_problem(values)
+        if stored is not None and stored > details.updated_at:
+            details = replace(details, updated_at=stored)
+        if not pr.skipped("labels"):
+            details = replace(
+                details, labels=[n["name"] for n in pr.nodes.get("labels", {}).values()]
+            )
+        reviews = [nz.review_from_graphql(n, number) for n in pr.nodes.get("reviews", {}).values()]
+        if not pr.skipped("reviews"):
+            details = replace(details, review_comments_count=sum(r.comments_count for r in reviews))
+        threads = [nz.thread_from_graphql(n) for n in pr.nodes.get("reviewThreads", {}).values()]
+        if not pr.skipped("reviewThreads"):
+            unresolved = nz.unresolved_threads(pr.nodes.get("reviewThreads", {}).values())
+            details = replace(details, unresolved_threads=unresolved)
+        problem = items.details_problem(details)
         if problem is not None:
             ctx.note(f"skipped the details of #{number}: {problem}")
             items.details_current(conn, repo_id, number)
             return
-        if not pr.skipped("labels"):
-            values["labels"] = [n["name"] for n in pr.nodes.get("labels", {}).values()]
-        reviews = [nz.review_from_graphql(n, number) for n in pr.nodes.get("reviews", {}).values()]
-        if not pr.skipped("reviews"):
-            values["review_comments_count"] = sum(r.comments_count for r in reviews)
-        threads = [nz.thread_from_graphql(n) for n in pr.nodes.get("reviewThreads", {}).values()]
-        if not pr.skipped("reviewThreads"):
-            values["unresolved_threads"] = nz.unresolved_threads(
-                pr.nodes.get("reviewThreads", {}).values()
-            )
-        values["deleted"] = False
-        items.write_details(conn, repo_id, number, values)
+        items.write_details(conn, repo_id, number, details)
         ctx.report.items += 1
         for why in sorted(set(pr.refused.values())):
             # GitHub's reason once (it is long, and the same for every PR it applies to).

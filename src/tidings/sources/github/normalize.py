@@ -7,6 +7,7 @@ literal dict.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -14,6 +15,7 @@ from tidings.records import (
     ClosingRefRecord,
     CommentRecord,
     ItemRecord,
+    PRDetails,
     PRFileRecord,
     RepositoryRecord,
     ReviewCommentRecord,
@@ -197,44 +199,44 @@ def review_comment_from_rest(comment: JSON) -> ReviewCommentRecord:
     )
 
 
-def pr_fields_from_graphql(pr: JSON) -> dict[str, Any]:
-    """The ItemRecord fields a GraphQL PullRequest fills (review_comments_count excluded:
-    it needs every review, which may take continuation pages)."""
+def pr_details_from_graphql(pr: JSON) -> PRDetails:
+    """The item columns a GraphQL PullRequest fills (labels, review_comments_count and
+    unresolved_threads KEPT: they need its nested connections, which may take continuation
+    pages)."""
     author, author_type = graphql_actor(pr.get("author"))
     merged_by, _ = graphql_actor(pr.get("mergedBy"))
     state = str(pr["state"]).lower()
-    return {
-        "number": pr["number"],
-        "kind": "pr",
-        "github_id": pr.get("id"),
-        "title": pr.get("title") or "",
+    return PRDetails(
+        number=pr["number"],
+        github_id=pr.get("id"),
+        title=pr.get("title") or "",
         # GraphQL's `body: String!` gives "" where REST gives null; records follow REST.
-        "body": pr.get("body") or None,
-        "author": author,
-        "author_type": author_type,
-        "author_association": pr.get("authorAssociation"),
-        "state": "closed" if state == "merged" else state,
-        "draft": pr.get("isDraft"),
-        "locked": bool(pr.get("locked")),
-        "created_at": parse_time(pr["createdAt"]),
-        "updated_at": parse_time(pr["updatedAt"]),
-        "closed_at": parse_time(pr.get("closedAt")),
-        "merged_at": parse_time(pr.get("mergedAt")),
-        "merged": pr.get("merged"),
-        "merged_by": merged_by if pr.get("merged") else None,
-        "merge_commit_sha": (pr.get("mergeCommit") or {}).get("oid") if pr.get("merged") else None,
-        "additions": pr.get("additions"),
-        "deletions": pr.get("deletions"),
-        "changed_files": pr.get("changedFiles"),
-        "commits": (pr.get("commits") or {}).get("totalCount"),
-        "base_ref": pr.get("baseRefName"),
-        "head_ref": pr.get("headRefName"),
-        "head_sha": pr.get("headRefOid"),
-        "review_decision": pr.get("reviewDecision"),
-        "reactions": graphql_reactions(pr.get("reactionGroups")),
-        "comments_count": int((pr.get("comments") or {}).get("totalCount") or 0),
-        "url": pr.get("url"),
-    }
+        body=pr.get("body") or None,
+        author=author,
+        author_type=author_type,
+        author_association=pr.get("authorAssociation"),
+        state="closed" if state == "merged" else state,
+        draft=pr.get("isDraft"),
+        locked=bool(pr.get("locked")),
+        created_at=parse_time(pr["createdAt"]),
+        updated_at=required_time(pr["updatedAt"], "updatedAt"),
+        closed_at=parse_time(pr.get("closedAt")),
+        merged_at=parse_time(pr.get("mergedAt")),
+        merged=pr.get("merged"),
+        merged_by=merged_by if pr.get("merged") else None,
+        merge_commit_sha=(pr.get("mergeCommit") or {}).get("oid") if pr.get("merged") else None,
+        additions=pr.get("additions"),
+        deletions=pr.get("deletions"),
+        changed_files=pr.get("changedFiles"),
+        commits=(pr.get("commits") or {}).get("totalCount"),
+        base_ref=pr.get("baseRefName"),
+        head_ref=pr.get("headRefName"),
+        head_sha=pr.get("headRefOid"),
+        review_decision=pr.get("reviewDecision"),
+        reactions=graphql_reactions(pr.get("reactionGroups")),
+        comments_count=int((pr.get("comments") or {}).get("totalCount") or 0),
+        url=pr.get("url"),
+    )
 
 
 def review_id(node: JSON) -> int | None:
@@ -318,16 +320,24 @@ def patch_from_rest(row: JSON) -> tuple[str, str | None]:
     return path, patch
 
 
-def pull_sizes_from_rest(pull: JSON) -> dict[str, int]:
+@dataclass(frozen=True, slots=True)
+class PullSizes:
     """REST `GET /pulls/{n}`'s own counts: `changed_files` is the true number of changed files
     even where GitHub lists only 3,000 of them (or GraphQL answers `changedFiles: 0`)."""
-    out: dict[str, int] = {}
+
+    changed_files: int
+    additions: int
+    deletions: int
+
+
+def pull_sizes_from_rest(pull: JSON) -> PullSizes:
+    counts: dict[str, int] = {}
     for key in ("changed_files", "additions", "deletions"):
         value = pull[key]
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             raise ValueError(f"{key} is not a count")
-        out[key] = value
-    return out
+        counts[key] = value
+    return PullSizes(**counts)
 
 
 def unresolved_threads(nodes: Iterable[JSON]) -> int:

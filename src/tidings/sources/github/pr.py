@@ -14,7 +14,8 @@ FILES_CAP = 3000  # GitHub lists at most this many files of a PR, in GraphQL and
 
 # Said of a file list that stopped at GitHub's cap: a gap no later read can fill.
 FILES_CAP_NOTE = "GitHub lists at most"
-# A GraphQL field GitHub may refuse (FORBIDDEN) -> the item columns it fills, kept as stored.
+# A GraphQL field GitHub may refuse (FORBIDDEN) -> the PRDetails fields (item columns) it
+# fills, kept as stored.
 FIELD_COLUMNS: dict[str, tuple[str, ...]] = {
     "author": ("author", "author_type"),
     "authorAssociation": ("author_association",),
@@ -53,8 +54,8 @@ class PRAnswer:
     unread: dict[str, str] = field(default_factory=dict)
     # GraphQL answered `files: null` (a very large PR): listed by REST instead.
     rest_files: bool = False
-    # REST's own counts of a PR whose files came from REST (changed_files, additions, deletions).
-    rest_sizes: dict[str, int] = field(default_factory=dict)
+    # REST's own counts of a PR whose files came from REST.
+    rest_sizes: nz.PullSizes | None = None
     file_records: list[PRFileRecord] = field(default_factory=list)  # the REST-listed files
     noted: set[str] = field(default_factory=set)  # parts whose shortfall has its own note
 
@@ -76,8 +77,8 @@ class PRAnswer:
     def changed_files(self) -> int:
         """How many files the PR changes: REST's count when it was asked, else the larger of
         GraphQL's `changedFiles` (0 for some very large PRs) and the files it counts."""
-        if "changed_files" in self.rest_sizes:
-            return self.rest_sizes["changed_files"]
+        if self.rest_sizes is not None:
+            return self.rest_sizes.changed_files
         return max(int(self.node.get("changedFiles") or 0), self.totals.get("files", 0))
 
     def add(

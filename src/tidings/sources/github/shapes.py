@@ -262,7 +262,7 @@ def pr_details(numbers: Sequence[int]) -> GraphQLCheck:
             node = _alias(repo, alias, errors)
             if node is None:
                 continue
-            _convert(nz.pr_fields_from_graphql, node, alias)
+            _convert(nz.pr_details_from_graphql, node, alias)
             _pr_connections(number, node, queries.CONNECTIONS, alias, errors)
 
     return check
