@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from tidings.common.langs import LANGS as LANGS  # re-exported for the layers above
 from tidings.common.langs import Lang as Lang
+from tidings.common.risk_tags import RISK_TAGS
 from tidings.errors import ConfigError, hide_password
 from tidings.globs import GlobError, compile_glob
 
@@ -149,10 +150,6 @@ class RiskConfig(_Strict):
     @field_validator("weights")
     @classmethod
     def _known_tags(cls, value: dict[str, float]) -> dict[str, float]:
-        # The names belong to the rules (facts/risk.py), which read this config: imported
-        # here, when a config is checked, rather than when this module loads.
-        from tidings.facts.risk import RISK_TAGS
-
         for tag in value:
             if tag not in RISK_TAGS:
                 raise ValueError(f"unknown risk tag {tag!r} (known: {', '.join(RISK_TAGS)})")

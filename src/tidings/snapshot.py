@@ -16,9 +16,8 @@ import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
-import sqlalchemy as sa
 from pydantic import ValidationError
 from pydantic_core import PydanticSerializationError
 
@@ -26,11 +25,19 @@ from tidings import records as r
 from tidings._version import __version__
 from tidings.errors import SnapshotError, TidingsWarning
 from tidings.outputs import atomic_file, write_error
-from tidings.store import schema
 from tidings.store.db import Store
 from tidings.store.limits import row_problem
-from tidings.store.rows import TABLES, read_records, update_repository, write_records
+from tidings.store.rows import (
+    TABLES,
+    read_records,
+    repository_names,
+    update_repository,
+    write_records,
+)
 from tidings.textsafe import without_surrogates
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Connection
 
 FORMAT = "tidings-snapshot"
 # 2: review threads' state, PR commits and items' patch_sha; 3: an item's created_at may be
@@ -90,7 +97,7 @@ def export_snapshot(
     try:
         with tempfile.TemporaryFile("w+b", dir=directory) as body:
             with store.engine.connect() as conn, conn.begin():
-                for name in _export_names(store, conn, full_name):
+                for name in repository_names(store, conn, full_name):
                     repo_counts = _write_repo(conn, store.require_repo(conn, name), body)
                     counts.repositories.append(name)
                     for kind, n in repo_counts.items():
@@ -114,21 +121,7 @@ def export_snapshot(
     return counts
 
 
-def _export_names(store: Store, conn: sa.Connection, full_name: str | None) -> list[str]:
-    if full_name is None:
-        t = schema.repositories
-        return list(conn.execute(sa.select(t.c.full_name).order_by(t.c.full_name)).scalars())
-    store.require_repo(conn, full_name)
-    # The stored spelling, not the user's: `vllm-project/VLLM` exports as the repo is named.
-    t = schema.repositories
-    return [
-        conn.execute(
-            sa.select(t.c.full_name).where(sa.func.lower(t.c.full_name) == full_name.lower())
-        ).scalar_one()
-    ]
-
-
-def _write_repo(conn: sa.Connection, repo_id: int, out: IO[bytes]) -> dict[str, int]:
+def _write_repo(conn: Connection, repo_id: int, out: IO[bytes]) -> dict[str, int]:
     counts = _empty_counts()
     replaced: list[str] = []
     for record in read_records(conn, repo_id):

@@ -17,8 +17,8 @@ The rules are pure: they read `MergedPR` records, which facts/load/merged.py bui
 store, and diffs parsed by facts/patch.py.
 
 Thresholds and paths come from `[repos.risk]` in tidings.toml (config.RiskConfig). The tag
-names are defined here once (`RiskTagName`); the config's check of `weights`, the report
-models, the words of each language and the benchmarks derive theirs from it.
+names are defined once, in common/risk_tags.py (`RiskTagName`), below the config that checks
+`weights` against them; the rules, report models, words and benchmarks derive theirs from it.
 """
 
 from __future__ import annotations
@@ -31,8 +31,10 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from difflib import SequenceMatcher
 from functools import cached_property
-from typing import TYPE_CHECKING, Literal, get_args
+from typing import TYPE_CHECKING
 
+from tidings.common.risk_tags import RISK_TAGS as RISK_TAGS  # the rules' own names
+from tidings.common.risk_tags import RiskTagName as RiskTagName
 from tidings.facts.formatting import Span, formatting_spans, lenient_spans
 from tidings.facts.patch import Diff, parse_patch
 from tidings.facts.paths import PathKinds
@@ -48,22 +50,8 @@ from tidings.facts.reverts import (
     revert_ref,
 )
 
-if TYPE_CHECKING:  # config.py reads RISK_TAGS from here, so only type checkers import it back
+if TYPE_CHECKING:
     from tidings.config import RepoConfig
-
-RiskTagName = Literal[
-    "missing_tests",
-    "tests_removed",
-    "core_path",
-    "large_change",
-    "assert_validation",
-    "revert",
-    "no_approval",
-    "dependency_change",
-    "security_path",
-    "follow_up_promised",
-]
-RISK_TAGS: tuple[RiskTagName, ...] = get_args(RiskTagName)
 
 # How much each tag weighs when the week's riskiest PRs are chosen: code that silently loses a
 # check, lost tests and sensitive paths first; size alone last.

@@ -31,7 +31,7 @@ from tidings.report.model import DailyReport
 from tidings.words.weekly import RISK_TAG_NAMES
 
 if TYPE_CHECKING:
-    from tidings.facts.risk import RiskTagName
+    from tidings.common.risk_tags import RiskTagName
 
 Pairs = tuple[tuple[str, int], ...]
 # A daily report's counts; None: the sources cannot know it (report/model.py Stats).

@@ -108,6 +108,20 @@ def update_repository(conn: Connection, repo_id: int, record: r.RepositoryRecord
     )
 
 
+def repository_names(store: Store, conn: Connection, full_name: str | None) -> list[str]:
+    """Every stored repository's name, or the one `full_name` names as it is stored (an
+    export of `vllm-project/VLLM` writes the repository as it is named)."""
+    t = schema.repositories
+    if full_name is None:
+        return list(conn.execute(sa.select(t.c.full_name).order_by(t.c.full_name)).scalars())
+    store.require_repo(conn, full_name)
+    return [
+        conn.execute(
+            sa.select(t.c.full_name).where(sa.func.lower(t.c.full_name) == full_name.lower())
+        ).scalar_one()
+    ]
+
+
 def read_repository(conn: Connection, repo_id: int) -> r.RepositoryRecord:
     t = schema.repositories
     row = conn.execute(sa.select(t).where(t.c.id == repo_id)).mappings().one()
