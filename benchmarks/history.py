@@ -53,7 +53,7 @@ from rich.table import Table  # noqa: E402
 from testkit.generate import REPO, generate_weeks  # noqa: E402
 from testkit.seed import seed  # noqa: E402
 from tidings import api  # noqa: E402
-from tidings.config import RepoConfig  # noqa: E402
+from tidings.common.config import RepoConfig  # noqa: E402
 from tidings.store import Store, schema  # noqa: E402
 
 TZ = ZoneInfo("Asia/Shanghai")

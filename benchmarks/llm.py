@@ -59,7 +59,7 @@ from tidings.analysis import prompts  # noqa: E402
 from tidings.analysis.analyst import Analyst  # noqa: E402
 from tidings.analysis.cache import LLMCache  # noqa: E402
 from tidings.analysis.provider import Provider, ProviderSettings  # noqa: E402
-from tidings.config import LLMConfig, RepoConfig, TopicConfig, load_config  # noqa: E402
+from tidings.common.config import LLMConfig, RepoConfig, TopicConfig, load_config  # noqa: E402
 from tidings.demo import CONFIG_PATH, SAMPLE_PATH  # noqa: E402
 from tidings.demo import REPO as DEMO_REPO  # noqa: E402
 from tidings.facts.activity_data import WindowData  # noqa: E402
@@ -71,7 +71,7 @@ from tidings.facts.load.window import load_window  # noqa: E402
 from tidings.facts.windows import daily_window, weekly_window  # noqa: E402
 from tidings.report.daily import build_daily  # noqa: E402
 from tidings.report.weekly import build_weekly  # noqa: E402
-from tidings.snapshot import import_snapshot  # noqa: E402
+from tidings.sources.snapshot import import_snapshot  # noqa: E402
 from tidings.store import Store, schema  # noqa: E402
 
 CONTEXT = 32_768
@@ -278,7 +278,7 @@ def wall_time(
 def _heat_threads(store: Store, repo: RepoConfig, day: date, want: int = 3, size: int = 55) -> None:
     """Grow the day's busiest threads to `size` comments in the window, as the spec'd vLLM day
     has three threads of 50+; deterministic text, several voices, realistic length."""
-    from tidings.records import CommentRecord
+    from tidings.common.records import CommentRecord
     from tidings.store.rows import write_records
 
     window = daily_window(day, repo.tz, repo.cutoff_time)

@@ -47,7 +47,7 @@ from rich import box  # noqa: E402
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
-from tidings.config import RepoConfig, load_config, parse_config  # noqa: E402
+from tidings.common.config import RepoConfig, load_config, parse_config  # noqa: E402
 from tidings.facts.prose import INLINE_CODE  # noqa: E402
 from tidings.render.weekly_markdown import render_weekly_markdown  # noqa: E402
 from tidings.report.weekly import build_weekly  # noqa: E402
@@ -228,7 +228,7 @@ def ascend_store(path: Path) -> Store | None:
 
 def demo_store(path: Path) -> tuple[Store, RepoConfig]:
     from tidings.demo import CONFIG_PATH, REPO, SAMPLE_PATH
-    from tidings.snapshot import import_snapshot
+    from tidings.sources.snapshot import import_snapshot
 
     store = Store.open(f"sqlite:///{path}")
     import_snapshot(store, SAMPLE_PATH)

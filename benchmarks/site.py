@@ -59,7 +59,7 @@ for _path in (ROOT / "src", ROOT):
     if str(_path) not in sys.path:
         sys.path.insert(0, str(_path))
 
-from tidings.config import SiteConfig  # noqa: E402
+from tidings.common.config import SiteConfig  # noqa: E402
 from tidings.facts.risk import RISK_TAGS  # noqa: E402
 from tidings.report import model as m  # noqa: E402
 
@@ -228,11 +228,11 @@ def daily_report(day: date, rng: random.Random) -> m.DailyReport:
 
 def weekly_template() -> Any:
     """A real weekly report (the demo's busiest week) to copy into every week of the year."""
-    from tidings.config import load_config
+    from tidings.common.config import load_config
     from tidings.demo import CONFIG_PATH, SAMPLE_PATH
     from tidings.demo import REPO as DEMO_REPO
     from tidings.report.weekly import build_weekly
-    from tidings.snapshot import import_snapshot
+    from tidings.sources.snapshot import import_snapshot
     from tidings.store import Store
 
     with tempfile.TemporaryDirectory(prefix="tidings-site-bench-store-") as tmp:
@@ -285,7 +285,7 @@ def weekly_report(template: Any, year: int, week: int, rng: random.Random) -> An
 
 def save(report: Any, path: Path) -> None:
     """The report's JSON and, beside it, its Markdown, as `tidings run` files them."""
-    from tidings.report_files import render_report
+    from tidings.render.files import render_report
 
     path.parent.mkdir(parents=True, exist_ok=True)
     path.with_suffix(".md").write_text(render_report(report, "md"), "utf-8")

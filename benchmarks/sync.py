@@ -161,7 +161,7 @@ def _in_child(work: Callable[..., dict[str, Any]], *args: Any) -> dict[str, Any]
 def _tidings_child(
     api_url: str, graphql_url: str, db_url: str, mode: MemoryMode, patch_days: int
 ) -> dict[str, Any]:
-    from tidings.config import GitHubConfig
+    from tidings.common.config import GitHubConfig
     from tidings.sources.github.sync import sync_repository
     from tidings.store import Store
 

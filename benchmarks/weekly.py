@@ -52,7 +52,7 @@ from rich.table import Table  # noqa: E402
 
 from testkit.generate import REPO, generate_weeks  # noqa: E402
 from testkit.seed import seed  # noqa: E402
-from tidings.config import RepoConfig  # noqa: E402
+from tidings.common.config import RepoConfig  # noqa: E402
 from tidings.render.weekly_markdown import render_weekly_markdown  # noqa: E402
 from tidings.report.weekly import build_weekly  # noqa: E402
 from tidings.store import Store  # noqa: E402

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from testkit.generate import REPO, generate_week
-from tidings.records import ClosingRefRecord, Record, RepositoryRecord
+from tidings.common.records import ClosingRefRecord, Record, RepositoryRecord
 
 # A quiet repository's week: a few items, a few comments (most of a fleet is this).
 QUIET = {"prs": 3, "issues": 2, "comments_and_reviews": 12, "pr_files": 6}

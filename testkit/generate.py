@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Literal, Protocol
 
-from tidings.records import (
+from tidings.common.records import (
     ClosingRefRecord,
     CommentRecord,
     ItemRecord,

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from testkit.gitlog import ASCEND, load_records, split_rename
-from tidings.config import RepoConfig, parse_config
+from tidings.common.config import RepoConfig, parse_config
 from tidings.facts.risk import RISK_TAGS, MergedPR, PRFile, RiskTag, assess, link_reverts
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "risk_eval"

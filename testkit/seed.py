@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from tidings import records as r
+from tidings.common import records as r
 from tidings.store import Store
 from tidings.store.rows import update_repository, write_records
 

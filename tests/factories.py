@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from testkit.seed import seed
-from tidings import records as r
+from tidings.common import records as r
 
 __all__ = ["T0", "Records", "seed", "ts"]
 

@@ -1,4 +1,5 @@
-"""The one definition of a bot (tidings.bots), measured on the real vllm-ascend history (#22)."""
+"""The one definition of a bot (tidings.common.bots), measured on the real vllm-ascend history
+(#22)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,8 @@ import pytest
 
 from testkit.gitlog import ASCEND, load_records
 from tests.shared import shared_or_skip
-from tidings.bots import GIT_BOT, is_bot, is_bot_email
-from tidings.records import GIT_AUTHOR
+from tidings.common.bots import GIT_BOT, is_bot, is_bot_email
+from tidings.common.records import GIT_AUTHOR
 
 
 @pytest.mark.parametrize(

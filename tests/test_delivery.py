@@ -1,6 +1,6 @@
-"""Delivery (tidings/delivery.py): what a report says in a chat, and that Apprise really posts it
-— to a loopback webhook, read back — with secrets from the environment and failures reported
-as one line that never names the secret."""
+"""Delivery (tidings/jobs/delivery.py): what a report says in a chat, and that Apprise really
+posts it — to a loopback webhook, read back — with secrets from the environment and failures
+reported as one line that never names the secret."""
 
 from __future__ import annotations
 
@@ -12,14 +12,14 @@ from pathlib import Path
 import pytest
 
 from testkit.servers.webhook import WebhookReceiver
-from tidings.config import NotifyConfig, load_config, parse_config
-from tidings.delivery import due, message, read_message, send
+from tidings.common.config import NotifyConfig, load_config, parse_config
 from tidings.demo import CONFIG_PATH, REPO, SAMPLE_PATH
 from tidings.errors import ConfigError, TidingsError, redact
+from tidings.jobs.delivery import due, message, read_message, send
+from tidings.render.files import save_report
 from tidings.report.daily import build_daily
 from tidings.report.weekly import build_weekly
-from tidings.report_files import save_report
-from tidings.snapshot import import_snapshot
+from tidings.sources.snapshot import import_snapshot
 from tidings.store import Store
 
 NOW = datetime(2026, 3, 20, tzinfo=UTC)
@@ -145,8 +145,8 @@ def test_notify_config_is_checked() -> None:
 
 def test_a_weekly_report_becomes_a_discussion_once(reports, rec) -> None:  # type: ignore[no-untyped-def]
     from testkit.servers.github import FakeGitHub
-    from tidings.config import DiscussionConfig, GitHubConfig
-    from tidings.delivery import publish_discussions
+    from tidings.common.config import DiscussionConfig, GitHubConfig
+    from tidings.jobs.delivery import publish_discussions
 
     token = "ghp_discussion0123456789"
     weekly = reports["weekly-en"]
@@ -175,8 +175,8 @@ def test_a_weekly_report_becomes_a_discussion_once(reports, rec) -> None:  # typ
 
 
 def test_a_long_report_is_cut_to_fit_a_discussion(reports) -> None:  # type: ignore[no-untyped-def]
-    from tidings.delivery import DISCUSSION_BODY_LIMIT, discussion_body
-    from tidings.report_files import render_report
+    from tidings.jobs.delivery import DISCUSSION_BODY_LIMIT, discussion_body
+    from tidings.render.files import render_report
 
     weekly = reports["weekly-en"]
     # The appendix lists each merged PR once per theme group: 80 times the groups make it long.
@@ -247,14 +247,14 @@ def test_the_notify_command_sends_the_newest_reports(
 def test_a_label_cannot_ping_a_chat(reports, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
     """A label `<at user_id="all">all</at>` in a weekly's summary pinged everyone on Feishu
     (Apprise passes it on as written): markup and broadcast mentions arrive as text (#25)."""
-    import tidings.report_files
+    import tidings.render.files
 
     hostile = (
         '# RapidInfer weekly <at user_id="all">all</at>\n\n'
         'Main directions: label \\<at user\\_id="all"\\>all\\</at\\>, @everyone, @here, '
         "<!channel>, <@U024BE7LH>, @所有人.\n"
     )
-    monkeypatch.setattr(tidings.report_files, "render_report", lambda _report, _fmt: hostile)
+    monkeypatch.setattr(tidings.render.files, "render_report", lambda _report, _fmt: hostile)
     msg = message(reports["weekly-en"], SITE)
     for text in (msg.title, msg.headline):
         assert "<" not in text and ">" not in text

@@ -13,7 +13,7 @@ import typer
 from pydantic import BaseModel
 
 from tidings.cli import app
-from tidings.config import Config
+from tidings.common.config import Config
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"

@@ -20,14 +20,14 @@ from pathlib import Path
 import pytest
 
 from tests.factories import finished_sync
-from tidings.config import parse_config
+from tidings.common.config import parse_config
+from tidings.common.outputs import current_umask, file_mode, write_atomic
 from tidings.demo import CONFIG_PATH, REPO, SAMPLE_PATH
 from tidings.errors import TidingsError
-from tidings.outputs import current_umask, file_mode, write_atomic
+from tidings.jobs.runner import run_repositories
 from tidings.render import pdf as pdf_module
-from tidings.runner import run_repositories
 from tidings.site.build import build_site
-from tidings.snapshot import export_snapshot, import_snapshot
+from tidings.sources.snapshot import export_snapshot, import_snapshot
 from tidings.store import Store
 
 NOW = datetime(2026, 3, 14, 3, 0, tzinfo=UTC)  # 03-13 and week 10 have closed

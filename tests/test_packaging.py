@@ -39,13 +39,13 @@ def test_the_wheel_installs_in_a_fresh_venv_and_runs_the_demo(tmp_path: Path) ->
     names = zipfile.ZipFile(wheel).namelist()
     # What runs from the wheel without the checkout: the demo's sample, the templates, the
     # workflow `init` writes, the type marker.
-    for needed in ("tidings/demo/", "tidings/starter/github-actions.yml", "tidings/py.typed"):
+    for needed in ("tidings/demo/", "tidings/jobs/starter/github-actions.yml", "tidings/py.typed"):
         assert any(n.startswith(needed) for n in names), needed
     assert not any(n.startswith(("tests/", "testkit/")) for n in names)
     with tarfile.open(sdist) as tar:
         members = tar.getnames()
     assert any(m.endswith("/pyproject.toml") for m in members)
-    assert any(m.endswith("/src/tidings/starter/github-actions.yml") for m in members)
+    assert any(m.endswith("/src/tidings/jobs/starter/github-actions.yml") for m in members)
 
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=True).create(env_dir)

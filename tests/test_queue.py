@@ -23,10 +23,11 @@ import sqlalchemy as sa
 from testkit.fleet import fleet
 from testkit.servers.github import FakeGitHub, Request
 from tests.sources.github.test_github_sync import stored
-from tidings import api, queue
+from tidings import api
 from tidings.cli import main
-from tidings.config import Config, parse_config
+from tidings.common.config import Config, parse_config
 from tidings.errors import ConfigError, InvocationError
+from tidings.jobs import queue
 from tidings.store import Store
 
 TIDINGS = Path(sys.executable).with_name("tidings")
@@ -180,7 +181,7 @@ def _worker_of(logs: list[Path], repo: str, wait: float = 30) -> int:
     deadline = time.monotonic() + wait
     while time.monotonic() < deadline:
         for k, log in enumerate(logs):
-            if f"tidings.queue: {repo}: started" in log.read_text("utf-8", "replace"):
+            if f"tidings.jobs.queue: {repo}: started" in log.read_text("utf-8", "replace"):
                 return k
         time.sleep(0.1)
     raise AssertionError(f"no worker log says it started {repo}")
@@ -259,14 +260,14 @@ def _sync_jobs(url: str) -> dict[str, tuple[str, int]]:
 
 
 def _queue_lines(caplog: pytest.LogCaptureFixture) -> list[str]:
-    return [r.getMessage() for r in caplog.records if r.name == "tidings.queue"]
+    return [r.getMessage() for r in caplog.records if r.name == "tidings.jobs.queue"]
 
 
 @pytest.mark.postgres
 def test_a_job_failing_twice_on_502s_is_retried_and_done_with_nothing_lost(
     pg_url: str, tmp_path: Path, caplog: pytest.LogCaptureFixture, quick_site: None
 ) -> None:
-    caplog.set_level(logging.INFO, logger="tidings.queue")
+    caplog.set_level(logging.INFO, logger="tidings.jobs.queue")
     repos = fleet(1, 0, now=datetime.now(UTC), seed=5)
     (name,) = repos
     with FakeGitHub(repos[name], token=TOKEN) as gh:
@@ -312,7 +313,7 @@ def test_a_job_failing_twice_on_502s_is_retried_and_done_with_nothing_lost(
 def test_a_job_that_would_fail_the_same_way_is_tried_once(
     pg_url: str, tmp_path: Path, caplog: pytest.LogCaptureFixture, quick_site: None
 ) -> None:
-    caplog.set_level(logging.INFO, logger="tidings.queue")
+    caplog.set_level(logging.INFO, logger="tidings.jobs.queue")
     repos = fleet(1, 0, now=datetime.now(UTC), seed=6)
     (name,) = repos
     missing = "fleet/no-such-repo"
@@ -339,7 +340,7 @@ def test_a_job_out_of_retries_is_reported_by_the_worker_and_the_next_run(
     monkeypatch: pytest.MonkeyPatch,
     quick_site: None,
 ) -> None:
-    caplog.set_level(logging.INFO, logger="tidings.queue")
+    caplog.set_level(logging.INFO, logger="tidings.jobs.queue")
     repos = fleet(2, 0, now=datetime.now(UTC), seed=7)
     down, fine = sorted(repos)
     with FakeGitHub([r for rs in repos.values() for r in rs], token=TOKEN) as gh:
@@ -382,7 +383,7 @@ def test_a_job_out_of_retries_is_reported_by_the_worker_and_the_next_run(
 def test_the_site_is_built_while_a_retry_waits_and_again_after_it(
     pg_url: str, tmp_path: Path, caplog: pytest.LogCaptureFixture, quick_site: None
 ) -> None:
-    caplog.set_level(logging.INFO, logger="tidings.queue")
+    caplog.set_level(logging.INFO, logger="tidings.jobs.queue")
     repos = fleet(2, 0, now=datetime.now(UTC), seed=8)
     down, fine = sorted(repos)
     with FakeGitHub([r for rs in repos.values() for r in rs], token=TOKEN) as gh:
@@ -423,7 +424,7 @@ def test_the_site_is_built_while_a_retry_waits_and_again_after_it(
 def test_a_job_whose_worker_dies_on_its_last_try_fails_rather_than_going_round_for_ever(
     pg_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
-    caplog.set_level(logging.INFO, logger="tidings.queue")
+    caplog.set_level(logging.INFO, logger="tidings.jobs.queue")
     config = Config.model_validate({"repos": [{"name": "a/last"}, {"name": "a/first"}]})
     api.enqueue_run(pg_url, config, days=1, site=False)
     engine = sa.create_engine(pg_url)

@@ -16,9 +16,9 @@ from testkit.generate import generate_week, generate_weeks
 from testkit.servers.github import FakeGitHub
 from tests.sources.github.test_github_sync import served, stored
 from tidings import api
-from tidings.config import Config, RepoConfig
+from tidings.common.config import Config, RepoConfig
 from tidings.errors import SourceError, TidingsError
-from tidings.runner import by_staleness, first_sync_start, run_repositories
+from tidings.jobs.runner import by_staleness, first_sync_start, run_repositories
 from tidings.sources.github.auth import resolve_tokens
 from tidings.sources.github.budget import RESERVE, GitHubBudget
 from tidings.sources.github.client import GitHubClient

@@ -9,9 +9,9 @@ import pytest
 
 from tests.factories import Records, seed
 from tests.store.test_store import _every_type, _nul_records
-from tidings import records as r
+from tidings.common import records as r
 from tidings.errors import SnapshotError, StoreError
-from tidings.snapshot import VERSION, export_snapshot, import_snapshot
+from tidings.sources.snapshot import VERSION, export_snapshot, import_snapshot
 from tidings.store import Store
 from tidings.store.rows import read_records
 

@@ -19,9 +19,9 @@ from tests.analysis.test_analysis import demo_db, llm, make_analyst, repo_config
 from tests.factories import Records, seed, ts
 from tests.store.test_store import _every_type
 from tidings.errors import SnapshotError
+from tidings.render.files import render_report
 from tidings.report.weekly import build_weekly
-from tidings.report_files import render_report
-from tidings.snapshot import VERSION, export_snapshot, import_snapshot
+from tidings.sources.snapshot import VERSION, export_snapshot, import_snapshot
 from tidings.store import Store, files, schema
 from tidings.store.gaps import read_gaps, write_gaps
 

@@ -8,7 +8,7 @@ from demo_sample.items import item_records
 from demo_sample.model import Story
 from demo_sample.stamps import node
 from demo_sample.timeline import Activity, Timeline
-from tidings import records as r
+from tidings.common import records as r
 
 
 def build(story: Story) -> list[r.Record]:

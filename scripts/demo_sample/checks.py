@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from demo_sample.model import Frame, StoryError
-from tidings import records as r
+from tidings.common import records as r
 
 
 def check_quiet(

@@ -8,7 +8,7 @@ from demo_sample.events import Events, ReviewEvent
 from demo_sample.model import Item, Story, StoryError
 from demo_sample.stamps import digest, node
 from demo_sample.timeline import Activity, Timeline
-from tidings import records as r
+from tidings.common import records as r
 
 
 def item_records(

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from demo_sample.build import build
 from demo_sample.model import Story
-from tidings import records as r
-from tidings.snapshot import FORMAT, VERSION
+from tidings.common import records as r
+from tidings.sources.snapshot import FORMAT, VERSION
 
 SAMPLE = Path(__file__).resolve().parents[2] / "src" / "tidings" / "demo" / "sample.jsonl"
 

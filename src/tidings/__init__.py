@@ -61,18 +61,18 @@ from tidings.errors import *  # noqa: F403  (the error types errors.__all__ list
 
 if TYPE_CHECKING:
     # `X as X`: re-exported for type checkers; at run time __getattr__ loads them.
-    from tidings.config import Config as Config
-    from tidings.config import RepoConfig as RepoConfig
-    from tidings.config import SiteConfig as SiteConfig
+    from tidings.common.config import Config as Config
+    from tidings.common.config import RepoConfig as RepoConfig
+    from tidings.common.config import SiteConfig as SiteConfig
     from tidings.report.model import DailyReport as DailyReport
     from tidings.report.weekly_model import WeeklyReport as WeeklyReport
     from tidings.store import Store as Store
 
 # Types whose modules are heavy (pydantic, SQLAlchemy): loaded on first use (PEP 562).
 _LAZY = {
-    "Config": "tidings.config",
-    "RepoConfig": "tidings.config",
-    "SiteConfig": "tidings.config",
+    "Config": "tidings.common.config",
+    "RepoConfig": "tidings.common.config",
+    "SiteConfig": "tidings.common.config",
     "Store": "tidings.store",
     "DailyReport": "tidings.report.model",
     "WeeklyReport": "tidings.report.weekly_model",

@@ -40,29 +40,29 @@ from tidings.errors import (
     TidingsWarning,
     WindowError,
 )
-from tidings.report_files import FORMATS, render_report, save_report, write_report
+from tidings.render.files import FORMATS, render_report, save_report, write_report
 
 if TYPE_CHECKING:
     from http.server import ThreadingHTTPServer
 
     from tidings.analysis.analyst import Analyst
     from tidings.analysis.provider import Usage
-    from tidings.config import Config, Lang, RepoConfig, SiteConfig
-    from tidings.delivery import Delivery, Message
+    from tidings.common.config import Config, Lang, RepoConfig, SiteConfig
+    from tidings.common.progress import Progress
     from tidings.facts.inventory import RepoSummary
     from tidings.facts.stats import WindowStats
-    from tidings.progress import Progress
-    from tidings.queue import Enqueued
+    from tidings.jobs.delivery import Delivery, Message
+    from tidings.jobs.queue import Enqueued
+    from tidings.jobs.runner import RepoOutcome
+    from tidings.render.files import SavedReport
     from tidings.report.model import DailyReport
     from tidings.report.service import ReportService
     from tidings.report.weekly_model import WeeklyReport
-    from tidings.report_files import SavedReport
-    from tidings.runner import RepoOutcome
     from tidings.site.build import BuildResult
-    from tidings.snapshot import SnapshotCounts
     from tidings.sources.git import GitSyncReport
     from tidings.sources.github.budget import GitHubBudget
     from tidings.sources.github.sync import SyncReport
+    from tidings.sources.snapshot import SnapshotCounts
     from tidings.store import Store
 
     StoreLike: TypeAlias = Store | str | None
@@ -155,7 +155,7 @@ def open_store(url: str | None = None, *, migrate: bool = True) -> Store:
 def load_config(path: str | os.PathLike[str] | None = None) -> Config:
     """The config file at `path`, else ./tidings.toml when present, else the defaults
     (docs/configuration.md). A missing named file or a bad one is a ConfigError."""
-    from tidings.config import load_config as load
+    from tidings.common.config import load_config as load
 
     return load(path)
 
@@ -175,7 +175,7 @@ def _using(store: StoreLike) -> Iterator[Store]:
 def _config(config: Config | None) -> Config:
     if config is not None:
         return config
-    from tidings.config import Config
+    from tidings.common.config import Config
 
     return Config()
 
@@ -183,7 +183,7 @@ def _config(config: Config | None) -> Config:
 @_public
 def check_repo_name(name: str) -> str:
     """`name` when it is a GitHub OWNER/REPO, else an InvocationError."""
-    from tidings.names import REPO_NAME
+    from tidings.common.names import REPO_NAME
 
     if not REPO_NAME.match(name):
         raise InvocationError(
@@ -352,7 +352,7 @@ def sync_git(
 def import_snapshot(store: StoreLike, path: str | os.PathLike[str]) -> SnapshotCounts:
     """Load a snapshot file into the store, all or nothing; importing it twice changes nothing
     (docs/snapshot.md)."""
-    from tidings.snapshot import import_snapshot as load
+    from tidings.sources.snapshot import import_snapshot as load
 
     if not Path(path).is_file():
         raise TidingsError(f"snapshot {path} not found", "pass the path of a .jsonl snapshot")
@@ -363,7 +363,7 @@ def import_snapshot(store: StoreLike, path: str | os.PathLike[str]) -> SnapshotC
 @_public
 def export_snapshot(store: StoreLike, repo: str, path: str | os.PathLike[str]) -> SnapshotCounts:
     """Write `repo`'s records to a snapshot file that `import_snapshot` reads back."""
-    from tidings.snapshot import export_snapshot as dump
+    from tidings.sources.snapshot import export_snapshot as dump
 
     repo = check_repo_name(repo)
     with _using(store) as opened:
@@ -537,7 +537,7 @@ def build_site(
     """Build the static site at `out` from the report JSON files under `reports` and publish
     it whole (docs/site.md); files whose bytes are unchanged are not written. `pdf` None
     follows the config's [site] pdf. The result's `warnings` say what was skipped."""
-    from tidings.config import Config
+    from tidings.common.config import Config
     from tidings.site.build import build_site as build
 
     site = config.site if isinstance(config, Config) else config
@@ -628,7 +628,7 @@ def run(
     config's token variables."""
     from datetime import UTC
 
-    from tidings.runner import github_syncer, notify_new, run_repositories
+    from tidings.jobs.runner import github_syncer, notify_new, run_repositories
 
     if not config.repos:
         raise ConfigError(
@@ -704,7 +704,7 @@ def enqueue_run(
     PostgreSQL store; returns at once."""
     from datetime import UTC
 
-    from tidings.queue import enqueue
+    from tidings.jobs.queue import enqueue
 
     if not config.repos:
         raise ConfigError(
@@ -737,7 +737,7 @@ def work(
 ) -> None:
     """Run a queue worker: take `enqueue_run`'s jobs until stopped (or, with `once`, until the
     queue is empty), `concurrency` at a time (None: [run] concurrency)."""
-    from tidings import queue
+    from tidings.jobs import queue
 
     budget = _budget(token, config)  # before the store: fail fast
     with _using(store) as opened:
@@ -772,7 +772,7 @@ def notify(
     """Send each report JSON file's headline and link to `urls` (default: [notify] urls),
     linking to the site at [site] base_url. Returns the messages and one Delivery per
     message and target; sending never raises (`dry_run`: nothing is sent)."""
-    from tidings.delivery import read_message, send
+    from tidings.jobs.delivery import read_message, send
 
     cfg = _config(config)
     messages = [read_message(Path(p), cfg.site.base_url) for p in reports]
@@ -806,7 +806,7 @@ def init_project(
     daily workflow in .github/workflows/tidings.yml, installing tidings from `install` (a pip
     requirement; default: where this tidings came from). Nothing is written when a file
     exists, unless `force`. The paths written."""
-    from tidings.starter import starter, write_starter
+    from tidings.jobs.starter import starter, write_starter
 
     if not repos:
         raise InvocationError("give at least one OWNER/REPO", "e.g. tidings init vllm-project/vllm")
@@ -861,12 +861,12 @@ def build_demo(
     (the reports stay written)."""
     from datetime import timedelta
 
-    from tidings.config import SiteConfig
-    from tidings.config import load_config as load
+    from tidings.common.config import SiteConfig
+    from tidings.common.config import load_config as load
     from tidings.demo import CONFIG_PATH, FIRST_DAY, LAST_DAY, REPO, SAMPLE_PATH, WEEKS
     from tidings.facts.windows import parse_week
+    from tidings.render.files import make_pdfs
     from tidings.report.service import ReportService
-    from tidings.report_files import make_pdfs
 
     folder = Path(out)
     if store is None:

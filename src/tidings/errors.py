@@ -29,7 +29,7 @@ class TidingsError(Exception):
     exit_code = 1
     # Whether the same work may well succeed later, unchanged: GitHub answering 5xx or not at
     # all, a rate limit, another sync holding the repository. A queue job failing so is tried
-    # again after a wait (tidings.queue); anything else (a bad token, an unknown repository, a
+    # again after a wait (tidings.jobs.queue); anything else (a bad token, an unknown repository, a
     # config mistake) would fail the same way every time, so it waits for the user.
     transient = False
 

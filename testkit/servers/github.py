@@ -88,7 +88,7 @@ from graphql import (
 from testkit.servers.loopback import LoopbackHandler, LoopbackServer
 from testkit.servers.real_schema import real_schema, schema_path
 from testkit.shared import SHARED_ENV
-from tidings import records as r
+from tidings.common import records as r
 
 __all__ = [
     "CORRUPTIONS",

@@ -23,12 +23,12 @@ from tidings.analysis.analyst import Analyst
 from tidings.analysis.cache import LLMCache, cache_key
 from tidings.analysis.provider import Provider, ProviderSettings
 from tidings.cli import main
-from tidings.config import load_config
+from tidings.common.config import load_config
 from tidings.demo import CONFIG_PATH, REPO, SAMPLE_PATH
 from tidings.render.markdown import render_daily_markdown
 from tidings.report import model as m
 from tidings.report.daily import build_daily
-from tidings.snapshot import import_snapshot
+from tidings.sources.snapshot import import_snapshot
 from tidings.store import Store, schema
 
 DAY = date(2026, 3, 12)  # every section has content: topics, hot threads, trends, watch list

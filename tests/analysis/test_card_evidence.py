@@ -25,12 +25,12 @@ from tidings.analysis.analyst import Analyst
 from tidings.analysis.cache import LLMCache
 from tidings.analysis.cards import DIFF_CHARS, card_logins
 from tidings.analysis.provider import Provider, ProviderSettings, estimate_tokens
-from tidings.config import parse_config
+from tidings.common.config import parse_config
+from tidings.common.records import GIT_AUTHOR
 from tidings.facts.description import MORE, describe
 from tidings.facts.diff_excerpt import diff_excerpt
 from tidings.facts.paths import PathKinds
 from tidings.facts.risk import PRFile
-from tidings.records import GIT_AUTHOR
 from tidings.report.daily import build_daily
 from tidings.store import Store
 

@@ -14,7 +14,7 @@ from testkit.servers.openai import FakeOpenAI, data_of
 from tests.analysis.test_analysis import make_analyst
 from tests.factories import Records, seed
 from tidings.analysis.guard import Facts
-from tidings.config import RepoConfig
+from tidings.common.config import RepoConfig
 from tidings.report import model as m
 from tidings.report.daily import build_daily
 from tidings.report.weekly import build_weekly

@@ -537,7 +537,7 @@ def replay(folder: Path, records: list[dict[str, Any]] | None = None) -> Replay:
     """Build the W33 weekly against the recorded answers; `folder` holds the store and the
     endpoint's missing.jsonl."""
     import tidings
-    from tidings.config import parse_config
+    from tidings.common.config import parse_config
 
     records = records if records is not None else eval_records()
     cards = recorded_cards(records)

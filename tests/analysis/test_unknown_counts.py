@@ -12,7 +12,7 @@ from pathlib import Path
 from testkit.servers.openai import FakeOpenAI, data_of
 from tests.analysis.test_analysis import make_analyst
 from tests.sources.test_git_source import synced_git_day
-from tidings.config import RepoConfig
+from tidings.common.config import RepoConfig
 from tidings.report.daily import build_daily
 
 NOW = datetime(2026, 9, 20, tzinfo=UTC)

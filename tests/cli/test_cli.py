@@ -16,7 +16,7 @@ from tests.factories import Records, seed
 from tests.test_snapshot import _body
 from tidings.cli import main
 from tidings.errors import register_secret
-from tidings.snapshot import export_snapshot
+from tidings.sources.snapshot import export_snapshot
 from tidings.store import Store
 
 INSIDE = "2026-02-24T12:00:00Z"

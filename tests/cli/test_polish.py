@@ -15,8 +15,8 @@ import pytest
 from tests.cli.test_terminal import Terminal, _env
 from tidings.cli import app
 from tidings.cli.app import LANGUAGES, REPORT_FORMATS
-from tidings.config import LANGS, Lang
-from tidings.report_files import FORMATS, Format
+from tidings.common.config import LANGS, Lang
+from tidings.render.files import FORMATS, Format
 
 EXE = Path(sys.executable).with_name("tidings")
 SAMPLE = Path(__file__).resolve().parents[2] / "src" / "tidings" / "demo" / "sample.jsonl"

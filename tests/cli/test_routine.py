@@ -22,7 +22,7 @@ from testkit.servers.webhook import WebhookReceiver
 from tests.cli.test_setup import INSTALL, actionlint
 from tests.factories import Records
 from tidings.cli import main
-from tidings.starter import WORKFLOW_PATH
+from tidings.jobs.starter import WORKFLOW_PATH
 
 RUN_STEP = "Sync, write the due reports, build the site, announce"
 SITE = "https://acme.github.io/reports/"

@@ -21,9 +21,9 @@ import yaml
 from tests.factories import Records, seed
 from tidings import api
 from tidings.cli import main
-from tidings.config import Config, RepoConfig, load_config, parse_config
+from tidings.common.config import Config, RepoConfig, load_config, parse_config
 from tidings.errors import TidingsError
-from tidings.starter import WORKFLOW_PATH, cron_for, install_source
+from tidings.jobs.starter import WORKFLOW_PATH, cron_for, install_source
 from tidings.store import Store
 
 Run = Callable[..., tuple[int, str, str]]
@@ -164,7 +164,7 @@ def test_install_source_names_what_exists(monkeypatch: pytest.MonkeyPatch) -> No
         def read_text(self, name: str) -> str | None:
             return json.dumps(self.direct) if self.direct else None
 
-    from tidings import starter
+    from tidings.jobs import starter
 
     monkeypatch.setattr(starter.metadata, "distribution", lambda _: Dist(None))
     assert install_source() == "tidings==9.9.9"  # from an index

@@ -35,7 +35,7 @@ from testkit.generate import REPO, generate_week
 from testkit.servers.github import FakeGitHub
 from testkit.servers.openai import FakeOpenAI
 from tests.sources.github.test_crash_safety import _cursors, _export
-from tidings import records as r
+from tidings.common import records as r
 
 EXE = Path(sys.executable).with_name("tidings")
 TOKEN = "ghp_TERMINALtest0123456789abcdef"
@@ -420,7 +420,7 @@ def test_output_printed_under_live_bars_is_redacted(tmp_path: Path) -> None:
     through Rich's proxies and still reaches the terminal redacted, without hanging."""
     script = (
         "import logging, sys, warnings\n"
-        "from tidings import console\n"
+        "from tidings.cli import console\n"
         "from tidings.errors import register_secret\n"
         f"register_secret({TOKEN!r})\n"
         "with console.progress_display() as progress:\n"

@@ -15,12 +15,12 @@ from demo_sample.load import load_story
 from demo_sample.model import Story
 from demo_sample.snapshot import render
 
-from tidings import records as r
-from tidings.config import load_config
+from tidings.common import records as r
+from tidings.common.config import load_config
+from tidings.common.globs import glob_match
 from tidings.demo import CONFIG_PATH, REPO, SAMPLE_PATH
 from tidings.facts.windows import Window, daily_window
-from tidings.globs import glob_match
-from tidings.snapshot import VERSION, export_snapshot, import_snapshot
+from tidings.sources.snapshot import VERSION, export_snapshot, import_snapshot
 from tidings.store import Store
 
 MAINTAINER = {"OWNER", "MEMBER", "COLLABORATOR"}

@@ -13,7 +13,7 @@ from demo_sample.build import build
 from demo_sample.load import STORY, load_story
 from demo_sample.model import Item, StoryError
 
-from tidings import records as r
+from tidings.common import records as r
 
 ISSUE = """
 [[issue]]

@@ -21,14 +21,14 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from tests.factories import Records, seed
-from tidings.config import RepoConfig
+from tidings.common.config import RepoConfig
+from tidings.common.records import GIT_AUTHOR
 from tidings.facts.daily import DayFacts
 from tidings.facts.load.day import load_day
 from tidings.facts.load.stats import people
 from tidings.facts.load.week import load_week
 from tidings.facts.weekly import WeekFacts, churn_trends, themes
 from tidings.facts.windows import daily_window, weekly_window
-from tidings.records import GIT_AUTHOR
 from tidings.store import Store
 from tidings.store.history import ROOT_STREAM
 

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from tidings.config import RepoConfig
+from tidings.common.config import RepoConfig
 from tidings.facts.change_kinds import Area, change_area, change_kind
 from tidings.facts.risk import MergedPR, PRFile
 

@@ -20,7 +20,7 @@ from testkit.servers.openai import FakeOpenAI, data_of
 from tidings.analysis.analyst import Analyst
 from tidings.analysis.cache import LLMCache
 from tidings.analysis.provider import Provider, ProviderSettings
-from tidings.config import RepoConfig, load_config
+from tidings.common.config import RepoConfig, load_config
 from tidings.demo import CONFIG_PATH, REPO, SAMPLE_PATH
 from tidings.facts import activity, discussions, importance, topics, trends, watchlist
 from tidings.facts.daily import DayFacts
@@ -28,7 +28,7 @@ from tidings.facts.load.day import load_day
 from tidings.facts.windows import daily_window
 from tidings.report import model as m
 from tidings.report.daily import build_daily
-from tidings.snapshot import import_snapshot
+from tidings.sources.snapshot import import_snapshot
 from tidings.store import Store
 
 DAY = date(2026, 3, 12)  # the demo day where every section has content

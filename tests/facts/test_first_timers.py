@@ -19,9 +19,9 @@ import sqlalchemy as sa
 from testkit.servers.openai import FakeOpenAI, data_of
 from tests.analysis.test_analysis import make_analyst
 from tests.sources.test_git_source import Clone
-from tidings.bots import GIT_BOT
-from tidings.config import RepoConfig
-from tidings.records import GIT_AUTHOR
+from tidings.common.bots import GIT_BOT
+from tidings.common.config import RepoConfig
+from tidings.common.records import GIT_AUTHOR
 from tidings.render.html import render_daily_html
 from tidings.render.markdown import render_daily_markdown
 from tidings.report.daily import build_daily

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tidings.config import parse_config
+from tidings.common.config import parse_config
 from tidings.facts.generated import is_bot_pr, is_generated
 from tidings.facts.reverts import is_revert, reverted_number
 from tidings.facts.trends import is_generic, topic_tags

@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from tests.factories import Records, seed, ts
-from tidings.config import LANGS, RepoConfig, RiskConfig
+from tidings.common.config import LANGS, RepoConfig, RiskConfig
 from tidings.facts.load.merged import load_merged
 from tidings.facts.load.week import load_week
 from tidings.facts.patch import parse_patch

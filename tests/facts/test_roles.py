@@ -14,7 +14,7 @@ import pytest
 from testkit.servers.github import FakeGitHub
 from tests.factories import Records, seed
 from tidings.cli import main
-from tidings.config import GitHubConfig, RepoConfig, parse_config
+from tidings.common.config import GitHubConfig, RepoConfig, parse_config
 from tidings.errors import ConfigError
 from tidings.facts.load.roles import load_roles
 from tidings.facts.roles import RoleOf, Roles, role_of
@@ -55,7 +55,7 @@ def test_each_source_in_order_of_precedence() -> None:
     # Bots are bots whatever the lists say.
     assert roles.of("dependabot[bot]", "Bot", "MEMBER") == RoleOf("bot", "account")
     assert roles.of("helper-robot", "User", "MEMBER") == RoleOf("bot", "config")
-    # An automation name is a bot with no config, whatever the association (tidings.bots).
+    # An automation name is a bot with no config, whatever the association (tidings.common.bots).
     assert roles.of("vllm-ascend-ci", "User", "MEMBER") == RoleOf("bot", "name")
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from tests.factories import Records, seed
 from tests.sources.test_git_source import synced_git_day
-from tidings.config import RepoConfig
+from tidings.common.config import RepoConfig
 from tidings.facts.activity import activity_facts
 from tidings.facts.coverage import unknown_counts
 from tidings.facts.load.day import load_day

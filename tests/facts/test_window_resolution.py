@@ -12,10 +12,10 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from tidings import api
-from tidings.config import Config, RepoConfig
+from tidings.common.config import Config, RepoConfig
 from tidings.errors import TidingsWarning, UncoveredWindowError
 from tidings.facts.windows import closed_days, last_closed_day, last_closed_week, resolve_week
-from tidings.runner import run_repositories
+from tidings.jobs.runner import run_repositories
 from tidings.store import Store
 from tidings.store.freshness import SYNCED_STREAM
 

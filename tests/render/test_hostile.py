@@ -31,8 +31,8 @@ import tidings
 from tests import report_checks
 from tests.factories import Records, seed
 from tests.site_support import require_tool
-from tidings import records as r
-from tidings.config import RepoConfig, SiteConfig, TopicConfig
+from tidings.common import records as r
+from tidings.common.config import RepoConfig, SiteConfig, TopicConfig
 from tidings.render.markdown import render_daily_markdown
 from tidings.render.weekly_markdown import render_weekly_markdown
 from tidings.report.daily import build_daily
@@ -673,9 +673,9 @@ def test_error_line_strips_controls(tmp_path: Path) -> None:
 )
 def test_repository_names_follow_github(name: str, ok: bool) -> None:
     from tidings.api import check_repo_name
-    from tidings.config import parse_config
+    from tidings.common.config import parse_config
+    from tidings.common.names import is_repo_name
     from tidings.errors import TidingsError
-    from tidings.names import is_repo_name
 
     assert is_repo_name(name) is ok
     if ok:
@@ -709,7 +709,7 @@ def test_repository_names_follow_github(name: str, ok: bool) -> None:
     ],
 )
 def test_only_github_logins_become_profile_links(login: str, profile: str | None) -> None:
-    from tidings.names import profile_path
+    from tidings.common.names import profile_path
     from tidings.render.html import profile_url
     from tidings.render.markdown_common import login_link
 
@@ -721,7 +721,7 @@ def test_only_github_logins_become_profile_links(login: str, profile: str | None
 
 def test_snapshot_import_refuses_a_path_like_repository(tmp_path: Path) -> None:
     from tidings.errors import SnapshotError
-    from tidings.snapshot import import_snapshot
+    from tidings.sources.snapshot import import_snapshot
 
     snap = tmp_path / "evil.jsonl"
     header = {
@@ -777,7 +777,7 @@ def test_site_output_refuses_paths_out_of_the_folder(tmp_path: Path) -> None:
 
 def test_llm_base_url_password_is_masked_in_the_warning(hostile: World) -> None:
     from tidings.analysis.analyst import Analyst
-    from tidings.config import LLMConfig
+    from tidings.common.config import LLMConfig
     from tidings.errors import redact
 
     url = "http://robot:s3cret-pass@127.0.0.1:9/v1"  # port 9: nothing listens, it fails fast

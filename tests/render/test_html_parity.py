@@ -12,7 +12,7 @@ import lxml.html
 import pytest
 
 from tests.sources.test_git_source import synced_git_day
-from tidings.config import LANGS, RepoConfig, load_config
+from tidings.common.config import LANGS, RepoConfig, load_config
 from tidings.demo import CONFIG_PATH, REPO, SAMPLE_PATH
 from tidings.render import common as c
 from tidings.render.html import HtmlWriter, render_daily_html, render_weekly_html
@@ -23,7 +23,7 @@ from tidings.report import model as m
 from tidings.report.daily import build_daily
 from tidings.report.weekly import build_weekly
 from tidings.report.weekly_model import TrendRow, WeeklyReport
-from tidings.snapshot import import_snapshot
+from tidings.sources.snapshot import import_snapshot
 from tidings.store import Store
 from tidings.words import daily as daily_words
 from tidings.words import weekly as weekly_words

@@ -17,14 +17,14 @@ from pathlib import Path
 import pytest
 
 from tests.site_support import require_tool
-from tidings.config import load_config
+from tidings.common.config import load_config
 from tidings.demo import CONFIG_PATH, SAMPLE_PATH
 from tidings.errors import TidingsError
 from tidings.render import fonts, pdf
+from tidings.render.files import render_report
 from tidings.report.daily import build_daily
 from tidings.report.kinds import load_report
-from tidings.report_files import render_report
-from tidings.snapshot import import_snapshot
+from tidings.sources.snapshot import import_snapshot
 from tidings.store import Store
 
 PROJECT = "tidings-demo/rapidinfer"
@@ -194,7 +194,7 @@ def test_pdfs_beside_reports_skip_zh_without_fonts_and_are_made_once_installed(
     script = (
         "import json, sys, warnings\n"
         "from pathlib import Path\n"
-        "from tidings.report_files import make_pdfs\n"
+        "from tidings.render.files import make_pdfs\n"
         "with warnings.catch_warnings(record=True) as said:\n"
         "    warnings.simplefilter('always')\n"
         "    made = make_pdfs([Path(p) for p in sys.argv[1:]])\n"

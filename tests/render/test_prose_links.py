@@ -15,7 +15,7 @@ import lxml.html
 import pytest
 
 from tests import report_checks
-from tidings.config import load_config
+from tidings.common.config import load_config
 from tidings.demo import CONFIG_PATH, REPO, SAMPLE_PATH
 from tidings.render import common as c
 from tidings.render.html import render_daily_html, render_weekly_html
@@ -25,7 +25,7 @@ from tidings.report import model as m
 from tidings.report.daily import build_daily
 from tidings.report.weekly import build_weekly
 from tidings.report.weekly_model import WeeklyReport
-from tidings.snapshot import import_snapshot
+from tidings.sources.snapshot import import_snapshot
 from tidings.store import Store
 
 NOW = datetime(2026, 3, 20, tzinfo=UTC)

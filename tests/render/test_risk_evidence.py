@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import pytest
 
 from tests.factories import Records, seed
-from tidings.config import LANGS, RepoConfig
+from tidings.common.config import LANGS, RepoConfig
 from tidings.render.html import render_weekly_html
 from tidings.render.weekly_markdown import render_weekly_markdown
 from tidings.report.weekly import build_weekly

@@ -15,11 +15,11 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from tests import report_checks
-from tidings.config import load_config
+from tidings.common.config import load_config
 from tidings.demo import CONFIG_PATH, QUIET_DAY, REPO, SAMPLE_PATH
 from tidings.render.markdown import render_daily_markdown
 from tidings.report.daily import build_daily
-from tidings.snapshot import import_snapshot
+from tidings.sources.snapshot import import_snapshot
 from tidings.store import Store
 
 TZ = ZoneInfo("Asia/Shanghai")

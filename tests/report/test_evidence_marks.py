@@ -18,9 +18,9 @@ from testkit.servers.github import FakeGitHub
 from testkit.servers.openai import FakeOpenAI, data_of
 from tests.analysis.test_analysis import make_analyst
 from tests.sources.github.test_github_evidence import TOKEN, _records, sync
-from tidings import records as r
 from tidings.analysis.guard import Facts, problems
-from tidings.config import load_config
+from tidings.common import records as r
+from tidings.common.config import load_config
 from tidings.demo import CONFIG_PATH, REPO
 from tidings.facts.load.reviews import load_thread_figures
 from tidings.facts.review_figures import ThreadState, thread_figures

@@ -19,7 +19,7 @@ import pytest
 
 from testkit.gitlog import ASCEND, REPO, load_records, render_log
 from tests.shared import shared_or_skip
-from tidings.config import RepoConfig, parse_config
+from tidings.common.config import RepoConfig, parse_config
 from tidings.render.html import render_daily_html, render_weekly_html
 from tidings.render.markdown import render_daily_markdown
 from tidings.render.weekly_markdown import render_weekly_markdown

@@ -16,7 +16,7 @@ from typing import Any, cast
 import pytest
 
 from tidings.analysis.result import Analysis
-from tidings.config import RepoConfig, load_config
+from tidings.common.config import RepoConfig, load_config
 from tidings.demo import CONFIG_PATH, REPO, SAMPLE_PATH
 from tidings.facts.slots import (
     FollowUpText,
@@ -36,7 +36,7 @@ from tidings.report import model as m
 from tidings.report import weekly_model as w
 from tidings.report.daily import build_daily
 from tidings.report.weekly import build_weekly
-from tidings.snapshot import import_snapshot
+from tidings.sources.snapshot import import_snapshot
 from tidings.store import Store
 
 DAY = date(2026, 3, 12)  # every daily section has content: topics, hot threads, trends, watch

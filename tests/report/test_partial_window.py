@@ -16,16 +16,16 @@ from pathlib import Path
 import pytest
 
 from tests.site_support import require_tool
-from tidings.config import RepoConfig, SiteConfig, load_config
+from tidings.common.config import RepoConfig, SiteConfig, load_config
 from tidings.demo import CONFIG_PATH, SAMPLE_PATH
+from tidings.render.files import render_report, save_report
 from tidings.render.html import render_html
 from tidings.render.markdown import render_markdown
 from tidings.report.daily import build_daily
 from tidings.report.kinds import Report
 from tidings.report.weekly import build_weekly
-from tidings.report_files import render_report, save_report
 from tidings.site.build import build_site
-from tidings.snapshot import import_snapshot
+from tidings.sources.snapshot import import_snapshot
 from tidings.store import Store
 
 PROJECT = "tidings-demo/rapidinfer"

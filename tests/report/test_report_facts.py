@@ -7,7 +7,7 @@ from datetime import date
 import pytest
 
 from tests.factories import Records, seed
-from tidings.config import RepoConfig, TopicConfig, parse_config
+from tidings.common.config import RepoConfig, TopicConfig, parse_config
 from tidings.report.daily import build_daily
 from tidings.store import Store
 

@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from tidings.config import load_config
+from tidings.common.config import load_config
 from tidings.demo import CONFIG_PATH, REPO, SAMPLE_PATH
 from tidings.render.markdown import render_daily_markdown
 from tidings.render.weekly_markdown import render_weekly_markdown
 from tidings.report.daily import build_daily
 from tidings.report.weekly import build_weekly
-from tidings.snapshot import import_snapshot
+from tidings.sources.snapshot import import_snapshot
 from tidings.store import Store, schema
 from tidings.store.gaps import write_gaps
 

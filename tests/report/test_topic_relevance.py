@@ -19,12 +19,12 @@ import pytest
 from testkit.gitlog import ASCEND, load_records
 from tests.factories import Records, seed
 from tests.shared import shared_or_skip
-from tidings.config import RepoConfig, TopicConfig
+from tidings.common.config import RepoConfig, TopicConfig
+from tidings.render.files import render_report
 from tidings.render.html import render_html
 from tidings.render.markdown import render_markdown
 from tidings.report.daily import build_daily
 from tidings.report.weekly import build_weekly
-from tidings.report_files import render_report
 from tidings.store import Store
 
 REPO = "vllm-project/vllm-ascend"
@@ -146,9 +146,9 @@ def test_a_weekly_track_is_cut_with_and_n_more_in_every_format(store: Store) -> 
 def test_the_demo_track_leads_with_its_title_match(tmp_path: Path) -> None:
     """The demo's AMD/ROCm week 11: #4244 (a keyword in its body and one ROCm path) led it
     before; #4299, "[ROCm] Tuned hipBLASLt and AITER GEMM configs…", leads it now."""
-    from tidings.config import load_config
+    from tidings.common.config import load_config
     from tidings.demo import CONFIG_PATH, SAMPLE_PATH
-    from tidings.snapshot import import_snapshot
+    from tidings.sources.snapshot import import_snapshot
 
     demo = Store.open(f"sqlite:///{tmp_path / 'demo.db'}")
     import_snapshot(demo, SAMPLE_PATH)

@@ -16,13 +16,13 @@ import pytest
 from tests import report_checks
 from tests.report.test_daily_report import _raw, known_logins
 from tests.sources.test_git_source import Clone
-from tidings.config import RepoConfig, load_config
+from tidings.common.config import RepoConfig, load_config
 from tidings.demo import CONFIG_PATH, REPO, SAMPLE_PATH
 from tidings.render.weekly_markdown import render_weekly_markdown
 from tidings.report.weekly import build_weekly
 from tidings.report.weekly_model import WeeklyReport
-from tidings.snapshot import import_snapshot
 from tidings.sources.git import sync_git
+from tidings.sources.snapshot import import_snapshot
 from tidings.store import Store
 
 TZ = ZoneInfo("Asia/Shanghai")

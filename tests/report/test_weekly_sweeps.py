@@ -21,7 +21,7 @@ import pytest
 
 from testkit.gitlog import ASCEND, REPO, load_records, render_log
 from tests.shared import shared_or_skip
-from tidings.config import RepoConfig, parse_config
+from tidings.common.config import RepoConfig, parse_config
 from tidings.report.weekly import build_weekly
 from tidings.report.weekly_model import WeeklyReport
 from tidings.sources.git import ingest, parse_log

@@ -16,16 +16,16 @@ from pathlib import Path
 
 import pytest
 
-from tidings.config import SiteConfig, load_config
+from tidings.common.config import SiteConfig, load_config
 from tidings.demo import CONFIG_PATH, SAMPLE_PATH
+from tidings.render.files import save_report
 from tidings.render.html import render_html
 from tidings.render.langs import marked, page_language
 from tidings.report.daily import build_daily
 from tidings.report.weekly import build_weekly
-from tidings.report_files import save_report
 from tidings.site import search
 from tidings.site.build import build_site
-from tidings.snapshot import import_snapshot
+from tidings.sources.snapshot import import_snapshot
 from tidings.store import Store
 
 PROJECT = "tidings-demo/rapidinfer"

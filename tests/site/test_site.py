@@ -16,18 +16,18 @@ import pytest
 from tests.factories import finished_sync
 from tests.site_support import parse_page
 from tidings.cli import main
-from tidings.config import SiteConfig, parse_config
+from tidings.common.config import SiteConfig, parse_config
 from tidings.demo import CONFIG_PATH, REPO, SAMPLE_PATH
 from tidings.errors import TidingsError
+from tidings.jobs.runner import run_repositories
 from tidings.render.html import render_daily_html
 from tidings.render.markdown import render_daily_markdown
 from tidings.report.daily import build_daily
 from tidings.report.model import DailyReport
 from tidings.report.weekly import build_weekly
-from tidings.runner import run_repositories
 from tidings.site.build import build_site, risk_counts
 from tidings.site.serve import make_server
-from tidings.snapshot import import_snapshot
+from tidings.sources.snapshot import import_snapshot
 from tidings.store import Store
 from tidings.words.weekly import tag_name
 
@@ -45,7 +45,7 @@ def demo_store(tmp_path_factory: pytest.TempPathFactory) -> Store:
 
 @pytest.fixture(scope="module")
 def settings():  # type: ignore[no-untyped-def]
-    from tidings.config import load_config
+    from tidings.common.config import load_config
 
     return load_config(CONFIG_PATH).repo(REPO)
 

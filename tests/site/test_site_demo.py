@@ -32,7 +32,7 @@ from tests.site_support import (
     run_demo,
     write_hostile_reports,
 )
-from tidings.config import SiteConfig
+from tidings.common.config import SiteConfig
 from tidings.site.build import build_site
 from tidings.site.serve import make_server
 

@@ -18,14 +18,14 @@ import pytest
 from tests.factories import finished_sync
 from tests.site_support import require_tool
 from tidings.cli import main
-from tidings.config import SiteConfig, parse_config
+from tidings.common.config import SiteConfig, parse_config
 from tidings.demo import CONFIG_PATH, SAMPLE_PATH
 from tidings.errors import TidingsError
+from tidings.jobs.runner import run_repositories
 from tidings.render import pdf as pdf_module
-from tidings.runner import run_repositories
 from tidings.site import build
 from tidings.site.build import build_site
-from tidings.snapshot import import_snapshot
+from tidings.sources.snapshot import import_snapshot
 from tidings.store import Store
 
 PROJECT = "tidings-demo/rapidinfer"

@@ -15,7 +15,7 @@ import pytest
 
 from tests.site.test_site import DAYS, NOW, PROJECT, write_reports
 from tests.site_support import parse_page
-from tidings.config import SiteConfig
+from tidings.common.config import SiteConfig
 from tidings.report.model import DailyReport
 from tidings.report.weekly import build_weekly
 from tidings.site import charts

@@ -35,14 +35,14 @@ import pytest
 
 from tests.site_support import parse_page
 from tidings.cli import main
-from tidings.config import SiteConfig, load_config, parse_config
+from tidings.common.config import SiteConfig, load_config, parse_config
 from tidings.demo import CONFIG_PATH, REPO, SAMPLE_PATH
 from tidings.errors import TidingsError
 from tidings.report.daily import build_daily
 from tidings.site.build import build_site
 from tidings.site.publish import old_path, staging_path
 from tidings.site.serve import make_server
-from tidings.snapshot import import_snapshot
+from tidings.sources.snapshot import import_snapshot
 from tidings.store import Store
 
 NOW = datetime(2026, 3, 20, tzinfo=UTC)
@@ -130,7 +130,7 @@ def pages(days: list[str]) -> set[str]:
 KILL_AT = """\
 import os, shutil, signal, sys
 from pathlib import Path
-from tidings.config import SiteConfig
+from tidings.common.config import SiteConfig
 from tidings.site import build, publish
 
 source, out, where, at = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3], int(sys.argv[4])
@@ -463,8 +463,8 @@ def test_second_run_with_a_model_writes_nothing_and_calls_nothing(
     from testkit.servers.github import FakeGitHub
     from testkit.servers.openai import FakeOpenAI
     from tidings.analysis.analyst import Analyst
+    from tidings.jobs.runner import run_repositories
     from tidings.render import pdf as pdf_module
-    from tidings.runner import run_repositories
     from tidings.sources.github.sync import sync_repository
 
     # PDFs: a stand-in for WeasyPrint, in this process; what is remade is decided as ever.

@@ -14,15 +14,15 @@ import pytest
 
 import tidings.site.build as site_build
 import tidings.site.sources as site_sources
-from tidings.config import SiteConfig, load_config
+from tidings.common.config import SiteConfig, load_config
 from tidings.demo import CONFIG_PATH, REPO, SAMPLE_PATH
+from tidings.render.files import report_name, save_report
 from tidings.render.markdown import render_markdown
 from tidings.report.daily import build_daily
 from tidings.report.kinds import Report
 from tidings.report.weekly import build_weekly
-from tidings.report_files import report_name, save_report
 from tidings.site.build import MANIFEST, build_site
-from tidings.snapshot import import_snapshot
+from tidings.sources.snapshot import import_snapshot
 from tidings.store import Store
 
 NOW = datetime(2026, 3, 20, tzinfo=UTC)

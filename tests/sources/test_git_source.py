@@ -15,11 +15,11 @@ import pytest
 import sqlalchemy as sa
 
 from tests.factories import Records, seed, ts
-from tidings.config import RepoConfig
+from tidings.common.config import RepoConfig
+from tidings.common.records import PRFileRecord
 from tidings.errors import SourceError
 from tidings.facts.load.merged import load_merged
 from tidings.facts.risk import assess
-from tidings.records import PRFileRecord
 from tidings.sources.git import log_command, parse_log, sync_git
 from tidings.store import Store, schema
 from tidings.store.rows import read_records

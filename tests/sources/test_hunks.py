@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tidings.config import RepoConfig
+from tidings.common.config import RepoConfig
 from tidings.facts.patch import parse_patch
 from tidings.facts.risk import MergedPR, PRFile, assess
 from tidings.sources.github.patches import PR_PATCH_MAX_CHARS, select

@@ -17,7 +17,7 @@ import sqlalchemy as sa
 
 from testkit.gitlog import ASCEND, REPO, load_records, render_log, split_rename
 from tests.shared import shared_or_skip
-from tidings.config import parse_config
+from tidings.common.config import parse_config
 from tidings.facts.load.stats import item_lists, path_churn
 from tidings.facts.windows import weekly_window
 from tidings.sources.git import ingest, parse_log

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 
 from tests.factories import seed, ts
-from tidings import records as r
+from tidings.common import records as r
 from tidings.store import Store
 from tidings.store.migrate import current_revision, upgrade
 from tidings.store.rows import write_records

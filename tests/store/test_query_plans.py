@@ -41,7 +41,7 @@ from testkit.seed import seed
 from testkit.servers.github import FakeGitHub
 from tests.sources.github import test_github_sync as github_sync
 from tidings import api
-from tidings.config import RepoConfig
+from tidings.common.config import RepoConfig
 from tidings.store import Store, schema
 from tidings.store.planner import analysed_rows
 

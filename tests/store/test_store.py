@@ -11,9 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.factories import Records, seed, ts
-from tidings import records as r
+from tidings.common import records as r
 from tidings.errors import TidingsWarning
-from tidings.snapshot import export_snapshot, import_snapshot
+from tidings.sources.snapshot import export_snapshot, import_snapshot
 from tidings.store import Store, schema
 from tidings.store.migrate import current_revision
 from tidings.store.rows import read_records, write_records

@@ -24,13 +24,13 @@ from testkit.servers.github import FakeGitHub, Request
 from tests.sources.github.test_github_sync import TOKEN, served, stored
 from tests.store_worker import open_store
 from tests.test_snapshot import _body
-from tidings import records as r
 from tidings.cli import main
-from tidings.config import GitHubConfig
+from tidings.common import records as r
+from tidings.common.config import GitHubConfig
 from tidings.errors import StoreError
-from tidings.snapshot import export_snapshot
 from tidings.sources.github.client import GitHubClient
 from tidings.sources.github.sync import SyncReport, sync_repository
+from tidings.sources.snapshot import export_snapshot
 from tidings.store import Store, schema
 from tidings.store.migrate import current_revision, head_revision
 
@@ -257,7 +257,7 @@ def test_a_sync_that_waits_too_long_fails_with_one_line(
             f"another tidings sync of {REPO} is running (waited 0.5 s for it) — "
             "wait for it to finish, then re-run"
         )
-        assert info.value.transient  # a queue job waits and tries again (tidings.queue)
+        assert info.value.transient  # a queue job waits and tries again (tidings.jobs.queue)
         assert gh.requests == []  # it touched nothing
         gate.open()
         first.join(60)

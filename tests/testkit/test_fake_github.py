@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 from testkit.servers.github import FakeGitHub, records_of
-from tidings import records as r
+from tidings.common import records as r
 
 TOKEN = "test-token"
 REPO = "acme/widgets"

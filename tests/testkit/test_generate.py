@@ -19,8 +19,8 @@ from testkit.generate import (
     quick_week,
 )
 from testkit.servers.github import FakeGitHub
-from tidings.config import GitHubConfig
-from tidings.records import (
+from tidings.common.config import GitHubConfig
+from tidings.common.records import (
     ClosingRefRecord,
     CommentRecord,
     ItemRecord,

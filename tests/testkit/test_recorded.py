@@ -267,7 +267,7 @@ def test_upstream_errors_pass_through_and_nothing_is_recorded(tmp_path: Path) ->
 
 def _demo_store(path: Path) -> str:
     from tidings.demo import SAMPLE_PATH
-    from tidings.snapshot import import_snapshot
+    from tidings.sources.snapshot import import_snapshot
     from tidings.store import Store
 
     store = Store.open(f"sqlite:///{path}")
@@ -278,7 +278,7 @@ def _demo_store(path: Path) -> str:
 
 def _day(url: str, base_url: str) -> Any:
     import tidings
-    from tidings.config import parse_config
+    from tidings.common.config import parse_config
     from tidings.demo import CONFIG_PATH, REPO
 
     text = CONFIG_PATH.read_text("utf-8") + f'\n[llm]\nbase_url = "{base_url}"\nmodel = "m"\n'

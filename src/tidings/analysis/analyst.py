@@ -43,15 +43,15 @@ from tidings.analysis.provider import Provider, ProviderSettings, Usage, refusal
 from tidings.analysis.result import Analysis, HighlightGroup
 from tidings.analysis.weekly import WeeklyJob, payloads
 from tidings.analysis.weekly_sections import HANDLERS
+from tidings.common.config import Lang, LLMConfig
+from tidings.common.textsafe import clean
 from tidings.common.workers import thread_pool
-from tidings.config import Lang, LLMConfig
 from tidings.errors import ConfigError, hide_password
 from tidings.facts.activity_data import WindowData
 from tidings.facts.daily import DayFacts
 from tidings.facts.evidence import PREvidence
 from tidings.facts.weekly import WeekInput
 from tidings.store import Store
-from tidings.textsafe import clean
 
 __all__ = ["Analysis", "Analyst", "HighlightGroup"]
 

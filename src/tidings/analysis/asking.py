@@ -18,7 +18,7 @@ from tidings.analysis.objections import Verdict, text_verdicts
 from tidings.analysis.provider import LLMFailure, Provider
 from tidings.analysis.result import Analysis
 from tidings.analysis.schemas import SectionAnswer
-from tidings.config import Lang
+from tidings.common.config import Lang
 from tidings.facts.slots import Slot
 
 A = TypeVar("A", bound=BaseModel)

@@ -14,7 +14,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from tidings.records import now_utc
+from tidings.common.records import now_utc
 from tidings.store import Store, schema
 
 

@@ -22,7 +22,7 @@ from tidings.analysis.related_fields import (
     related_entries,
     review_entry,
 )
-from tidings.config import RepoConfig
+from tidings.common.config import RepoConfig
 from tidings.facts.activity_data import Comment, Item, WindowData
 from tidings.facts.actors import is_bot, is_git_name
 from tidings.facts.description import describe

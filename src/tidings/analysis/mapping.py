@@ -20,7 +20,7 @@ from tidings.analysis.known import Known
 from tidings.analysis.objections import Verdict, batch_guards, hot_verdicts, pr_verdicts
 from tidings.analysis.result import Analysis
 from tidings.analysis.schemas import HotAnswer, HotBatch, PRAnswer, PRBatch
-from tidings.config import Lang
+from tidings.common.config import Lang
 from tidings.facts.activity_data import WindowData
 from tidings.facts.slots import HOT_PARTS, HotText, HotView, PRSummary, PRWhy
 

@@ -30,8 +30,7 @@ from typing import Any, NoReturn
 
 import typer
 
-from tidings import console
-from tidings.cli import data, deliver, queue, reports, site, start  # noqa: F401  (each registers its commands)
+from tidings.cli import console, data, deliver, queue, reports, site, start  # noqa: F401  (each registers its commands)
 from tidings.cli.app import NOTES, app, say, warn
 from tidings.errors import TidingsError, TidingsWarning
 

@@ -10,12 +10,13 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from platformdirs import user_data_dir
 
-from tidings import api, console
+from tidings import api
 from tidings._version import __version__
+from tidings.cli import console
 from tidings.errors import InvocationError
 
 if TYPE_CHECKING:
-    from tidings.config import Config, RepoConfig
+    from tidings.common.config import Config, RepoConfig
 
 # Where the store lives unless --db says otherwise; the same folder as store/db.py's default
 # (a test holds the two together), computed here so `--help` can say it without SQLAlchemy.

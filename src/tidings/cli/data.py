@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-from tidings import api, console
+from tidings import api
+from tidings.cli import console
 from tidings.cli.app import (
     AllowPartialOpt,
     JsonOpt,

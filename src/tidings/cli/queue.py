@@ -10,7 +10,8 @@ from typing import Annotated, Any
 
 import typer
 
-from tidings import api, console
+from tidings import api
+from tidings.cli import console
 from tidings.cli.app import State, app, say, state, warn
 
 

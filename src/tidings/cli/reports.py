@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from tidings import api, console
+from tidings import api
+from tidings.cli import console
 from tidings.cli.app import (
     AllowPartialOpt,
     FormatOpt,
@@ -25,8 +26,8 @@ from tidings.cli.app import (
 from tidings.errors import InvocationError
 
 if TYPE_CHECKING:
-    from tidings.config import Lang, RepoConfig
-    from tidings.report_files import Format, Report
+    from tidings.common.config import Lang, RepoConfig
+    from tidings.render.files import Format, Report
 
 report_app = typer.Typer(
     help="Daily and weekly reports as Markdown, JSON (the report model) or PDF.",

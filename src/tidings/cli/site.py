@@ -7,11 +7,12 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from tidings import api, console
+from tidings import api
+from tidings.cli import console
 from tidings.cli.app import JsonOpt, LLMOpt, PdfOpt, app, say, state, warn
 
 if TYPE_CHECKING:
-    from tidings.runner import RepoOutcome
+    from tidings.jobs.runner import RepoOutcome
 
 site_app = typer.Typer(help="Build the static report site (docs/site.md).", no_args_is_help=True)
 app.add_typer(site_app, name="site")

@@ -1,13 +1,13 @@
 """Who did something: telling bots from people, and logins from git names.
 
-The definition of a bot is tidings.bots (shared with the git source, which judges emails):
+The definition of a bot is tidings.common.bots (shared with the git source, which judges emails):
 every fact asks `is_bot` here, with the repository's `bots` config, and nothing else decides.
 """
 
 from __future__ import annotations
 
-from tidings.bots import GIT_BOT, is_bot
-from tidings.records import GIT_AUTHOR
+from tidings.common.bots import GIT_BOT, is_bot
+from tidings.common.records import GIT_AUTHOR
 
 __all__ = ["is_bot", "is_git_name"]
 

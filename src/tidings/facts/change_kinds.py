@@ -8,12 +8,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from tidings.config import RepoConfig
+from tidings.common.config import RepoConfig
+from tidings.common.globs import any_match
 from tidings.facts.reverts import is_revert
 from tidings.facts.risk import MergedPR
 from tidings.facts.trends import topic_tags
 from tidings.facts.weekly import is_plain_directory, main_directory, source_directory
-from tidings.globs import any_match
 
 ChangeKind = Literal[
     "revert",

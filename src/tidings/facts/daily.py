@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from tidings.config import RepoConfig, TopicConfig
+from tidings.common.config import RepoConfig, TopicConfig
 from tidings.facts.activity import ActivityFacts, activity_facts
 from tidings.facts.activity_data import WindowData
 from tidings.facts.actors import is_bot

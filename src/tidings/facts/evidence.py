@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from tidings.config import RepoConfig
+from tidings.common.config import RepoConfig
 from tidings.facts.risk import MergedPR, RiskTag, assess_all
 from tidings.facts.threads import ReviewThread
 

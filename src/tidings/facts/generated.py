@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import lru_cache
 
-from tidings.config import RepoConfig
+from tidings.common.config import RepoConfig
+from tidings.common.globs import any_match
 from tidings.facts.actors import is_bot
 from tidings.facts.reverts import is_revert
-from tidings.globs import any_match
 
 # fmt: off
 DEFAULT_GENERATED = (

@@ -22,11 +22,11 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from tidings.config import RepoConfig
+from tidings.common.config import RepoConfig
+from tidings.common.globs import any_match
 from tidings.facts.activity_data import WindowData
 from tidings.facts.generated import is_bot_pr, is_generated
 from tidings.facts.reverts import is_revert
-from tidings.globs import any_match
 
 
 @dataclass(frozen=True)

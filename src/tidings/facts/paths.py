@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Literal
 
-from tidings.globs import compile_glob
+from tidings.common.globs import compile_glob
 
 if TYPE_CHECKING:  # config.py reads facts/risk.py, which reads this module
-    from tidings.config import RepoConfig
+    from tidings.common.config import RepoConfig
 
 PathKind = Literal["support", "test", "code", "other"]
 GlobList = Literal[

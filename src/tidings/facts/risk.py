@@ -51,7 +51,7 @@ from tidings.facts.reverts import (
 )
 
 if TYPE_CHECKING:
-    from tidings.config import RepoConfig
+    from tidings.common.config import RepoConfig
 
 # How much each tag weighs when the week's riskiest PRs are chosen: code that silently loses a
 # check, lost tests and sensitive paths first; size alone last.
@@ -171,7 +171,7 @@ class MergedPR:
     # matched; link_reverts), else None. A number the text names needs no store.
     reverted: int | None = None
     # GitHub's account type, or the git source's (a git name, or one it marked a bot by its
-    # email): what tidings.bots needs beside the name.
+    # email): what tidings.common.bots needs beside the name.
     author_type: str | None = None
     # The PR this one re-lands and the revert it undoes (facts/relands.py), else None.
     reland: Reland | None = None

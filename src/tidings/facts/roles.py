@@ -6,7 +6,7 @@ decided by the first of these that speaks (a role carries its source, and the ev
 there is one):
 
 1. **bot** — a GitHub App/bot account (source "account"), a login the repository's config
-   lists under `bots` ("config"), or a known automation name or shape ("name"): tidings.bots.
+   lists under `bots` ("config"), or a known automation name or shape ("name"): tidings.common.bots.
 2. **config** — a login in `maintainers` (the repository's or the top-level list): maintainer.
 3. **team** — a member of a team in `maintainer_teams`, as the last sync listed it: maintainer
    (evidence: the team).
@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from tidings.bots import bot_source
+from tidings.common.bots import bot_source
 
 Role = Literal["maintainer", "contributor", "user", "bot"]
 RoleSource = Literal["account", "config", "name", "team", "merged", "association"]

@@ -20,9 +20,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tidings.config import TopicConfig
+from tidings.common.config import TopicConfig
+from tidings.common.globs import glob_match
 from tidings.facts.activity_data import Item, WindowData
-from tidings.globs import glob_match
 
 # How much of a body is searched for keywords: the description, not pasted logs.
 _BODY_CHARS = 3000

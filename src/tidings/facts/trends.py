@@ -84,7 +84,7 @@ def clusters(
     data: WindowData, bots: Iterable[str] = (), *, min_size: int = 2, limit: int = 8
 ) -> list[ClusterFact]:
     """Groups of at least `min_size` items created, closed or merged in the window. PRs by
-    bots (tidings.bots, with the repository's `bots`) are in none, reverts excepted, as they
+    bots (tidings.common.bots, with the repository's `bots`) are in none, reverts excepted, as they
     are in no weekly theme: a translation sync says nothing about where people worked."""
     members: dict[tuple[AreaKind, str], set[int]] = defaultdict(set)
     names: dict[tuple[AreaKind, str], str] = {}

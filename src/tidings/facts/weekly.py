@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
-from tidings.config import RepoConfig
+from tidings.common.config import RepoConfig
 from tidings.facts.activity_data import WindowData
 from tidings.facts.evidence import PREvidence
 from tidings.facts.generated import is_bot_pr, is_generated

@@ -23,8 +23,8 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from tidings.config import Lang
-from tidings.names import OWNER_PATTERN, profile_path
+from tidings.common.config import Lang
+from tidings.common.names import OWNER_PATTERN, profile_path
 from tidings.report import model as m
 from tidings.report import weekly_model as w
 from tidings.report.provenance import local_time

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from tidings.textsafe import clean
+from tidings.common.textsafe import clean
 
 # The characters that can open or close inline structure: emphasis, code, links, images, raw
 # HTML, entities, table cells, strikethrough. Escaping only these keeps raw Markdown readable.

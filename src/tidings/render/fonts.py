@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from functools import cache
 from typing import Any, NamedTuple
 
-from tidings.config import Lang
+from tidings.common.config import Lang
 from tidings.errors import TidingsError
 
 # The families the print CSS names (render/pdf.py PRINT_CSS), in its order.

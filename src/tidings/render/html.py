@@ -18,14 +18,14 @@ from typing import Any, Literal
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup, escape
 
-from tidings.config import Lang
-from tidings.names import profile_path
+from tidings.common.config import Lang
+from tidings.common.names import profile_path
+from tidings.common.textsafe import clean
 from tidings.render import common as c
 from tidings.render.escape import clip
 from tidings.render.langs import marked, page_language
 from tidings.report import model as m
 from tidings.report import weekly_model as w
-from tidings.textsafe import clean
 from tidings.words import daily as daily_words
 from tidings.words import site as site_words
 from tidings.words import weekly as weekly_words

@@ -24,7 +24,7 @@ from contextvars import ContextVar
 
 from markupsafe import Markup, escape
 
-from tidings.config import Lang
+from tidings.common.config import Lang
 
 _PAGE_LANG: ContextVar[Lang | None] = ContextVar("page_lang", default=None)
 

@@ -12,8 +12,8 @@ from functools import lru_cache
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
-from tidings.config import Lang
-from tidings.names import profile_path
+from tidings.common.config import Lang
+from tidings.common.names import profile_path
 from tidings.render import common as c
 from tidings.render.common import Writer
 from tidings.render.escape import clip, md_code, md_fixed, md_inline, md_text

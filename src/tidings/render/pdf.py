@@ -30,11 +30,11 @@ from collections.abc import Generator, Iterator, Sequence
 from contextlib import closing, contextmanager
 from pathlib import Path
 
+from tidings.common.config import Lang
+from tidings.common.outputs import write_atomic
+from tidings.common.progress import Progress
 from tidings.common.workers import process_pool
-from tidings.config import Lang
 from tidings.errors import TidingsError, TidingsWarning
-from tidings.outputs import write_atomic
-from tidings.progress import Progress
 from tidings.render.fonts import CJK_PACKAGES, fonts_error, fonts_key, missing_fonts
 from tidings.render.html import render_html
 from tidings.report.kinds import Report, load_report

@@ -11,7 +11,8 @@ from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING
 
 from tidings._version import __version__
-from tidings.config import Lang, RepoConfig
+from tidings.common.config import Lang, RepoConfig
+from tidings.common.records import now_utc
 from tidings.facts.activity_data import Item
 from tidings.facts.actors import is_git_name
 from tidings.facts.coverage import data_stops_inside, git_prs
@@ -26,7 +27,6 @@ from tidings.facts.prose import cut
 from tidings.facts.slots import HotText, HotView, PRSummary, PRWhy, Section, TopicText
 from tidings.facts.topics import SWEPT
 from tidings.facts.windows import daily_window
-from tidings.records import now_utc
 from tidings.report import model as m
 from tidings.report.effects import EFFECT_CHARS, stated_effect
 from tidings.report.excerpt import excerpt

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from tidings.config import Lang
+from tidings.common.config import Lang
 from tidings.facts.prose import INLINE_CODE, cut
 from tidings.report.excerpt import sentences
 

@@ -13,9 +13,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from tidings.config import LANGS
+from tidings.common.config import LANGS
+from tidings.common.names import REPO_NAME
 from tidings.errors import TidingsError
-from tidings.names import REPO_NAME
 from tidings.report.model import DailyReport
 from tidings.report.weekly_model import WeeklyReport
 

@@ -19,7 +19,7 @@ from pydantic import (
     model_validator,
 )
 
-from tidings.config import Lang
+from tidings.common.config import Lang
 from tidings.facts.activity import AuthorsBy
 from tidings.facts.activity_data import ItemState
 from tidings.facts.trends import AreaKind
@@ -30,7 +30,7 @@ SCHEMA_VERSION = 1
 Level = Literal["quiet", "low", "normal", "high", "very_high"]  # the window against its history
 Role = Literal["maintainer", "contributor", "user", "bot"]
 # Where a role came from (facts/roles.py): the account type, the config's lists, an automation
-# name (tidings.bots), a listed team, a merged PR, or GitHub's author_association.
+# name (tidings.common.bots), a listed team, a merged PR, or GitHub's author_association.
 RoleSource = Literal["account", "config", "name", "team", "merged", "association"]
 
 

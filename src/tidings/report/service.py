@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import TYPE_CHECKING
 
-from tidings.config import Lang, RepoConfig
+from tidings.common.config import Lang, RepoConfig
 from tidings.facts.coverage import uncovered
 from tidings.facts.load.coverage import coverage
 from tidings.facts.windows import Window, daily_window, weekly_window

@@ -14,8 +14,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from tidings.common.config import Lang
 from tidings.common.risk_tags import RiskTagName
-from tidings.config import Lang
 from tidings.facts.trends import AreaKind
 from tidings.report.model import ItemRef, LLMRun, Prose
 

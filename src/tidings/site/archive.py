@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from urllib.parse import quote
 
-from tidings.config import Lang
+from tidings.common.config import Lang
 from tidings.render.html import Words, safe_url
 from tidings.site.sources import Summary
 

@@ -41,10 +41,10 @@ from typing import Any
 
 from markupsafe import Markup
 
-from tidings.config import GiscusConfig, Lang, SiteConfig
+from tidings.common.config import GiscusConfig, Lang, SiteConfig
+from tidings.common.outputs import atomic_file, file_mode, write_error
+from tidings.common.progress import Progress
 from tidings.errors import TidingsError
-from tidings.outputs import atomic_file, file_mode, write_error
-from tidings.progress import Progress
 from tidings.render.fonts import fonts_key, missing_fonts
 from tidings.render.html import (
     Giscus,

@@ -16,7 +16,7 @@ from datetime import datetime
 from feedgen.feed import FeedGenerator
 from lxml import etree
 
-from tidings.textsafe import clean
+from tidings.common.textsafe import clean
 
 ATOM_NS = "http://www.w3.org/2005/Atom"
 XML_NS = "http://www.w3.org/XML/1998/namespace"

@@ -39,8 +39,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from tidings.common.outputs import is_temp_name, write_error
 from tidings.errors import TidingsError
-from tidings.outputs import is_temp_name, write_error
 
 STAGING = ".{}.tidings-new"
 OLD = ".{}.tidings-old"

@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tidings.config import LANGS, Lang
+from tidings.common.config import LANGS, Lang
 from tidings.errors import TidingsError
 from tidings.render.common import partial_window
 from tidings.render.html import report_title, safe_url

@@ -11,7 +11,7 @@ added lines and net those the PR only moved against the removed ones.
 What a clone cannot tell: the PR's author login (git records a name and an email, not a
 GitHub login), labels, comments, reviews, and when the PR was opened. PRs from git are stored
 with `source = "git"`, `author_type = "GitAuthor"` (the name is not a login; "GitBot" when the
-author's email is an automation address, tidings.bots), state closed and
+author's email is an automation address, tidings.common.bots), state closed and
 merged at the commit time. An API sync later replaces the item with GitHub's richer copy and
 keeps the clone's hunks; a git sync never overwrites an item the API wrote, it only adds the
 hunks to its files (or its files, when the API gave none). This module reads the clone and
@@ -30,10 +30,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
-from tidings.bots import GIT_BOT, is_bot_email
+from tidings.common.bots import GIT_BOT, is_bot_email
+from tidings.common.progress import Progress
+from tidings.common.records import GIT_AUTHOR, ItemRecord, PRFileRecord
 from tidings.errors import SourceError
-from tidings.progress import Progress
-from tidings.records import GIT_AUTHOR, ItemRecord, PRFileRecord
 from tidings.sources.hunks import bound
 from tidings.store import Store
 from tidings.store.git import write_git_prs
@@ -321,7 +321,7 @@ def commit_records(commit: GitCommit) -> tuple[ItemRecord, list[PRFileRecord]] |
         body=body or None,
         author=_fitted(commit.author_name),
         # The email is read here and not stored: an address only automation uses marks the
-        # name a bot's (tidings.bots), whatever the name says.
+        # name a bot's (tidings.common.bots), whatever the name says.
         author_type=GIT_BOT if is_bot_email(commit.author_email) else GIT_AUTHOR,
         state="closed",
         draft=False,

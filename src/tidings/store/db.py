@@ -13,8 +13,8 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import ArgumentError, OperationalError, SQLAlchemyError
 
+from tidings.common.records import now_utc
 from tidings.errors import InvocationError, StoreError, hide_password, redact
-from tidings.records import now_utc
 from tidings.store import schema
 from tidings.store.limits import row_name, row_problem
 

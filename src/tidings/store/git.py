@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from tidings.records import ItemRecord, PRFileRecord
+from tidings.common.records import ItemRecord, PRFileRecord
 from tidings.store import schema
 from tidings.store.db import Store
 from tidings.store.rows import record_rows, write_records

@@ -17,7 +17,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from tidings.records import ItemRecord, PRDetails, to_row
+from tidings.common.records import ItemRecord, PRDetails, to_row
 from tidings.store import schema
 from tidings.store.db import Store
 from tidings.store.limits import row_problem

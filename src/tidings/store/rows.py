@@ -13,7 +13,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from tidings import records as r
+from tidings.common import records as r
 from tidings.store import schema
 from tidings.store.db import Store
 from tidings.store.limits import row_name, row_problem

@@ -8,6 +8,6 @@ Catalogues map a key to a `str.format` template; report/ fills them with facts, 
 escaped values. Nothing else in the package holds user-facing sentences.
 """
 
-from tidings.config import LANGS, Lang
+from tidings.common.config import LANGS, Lang
 
 __all__ = ["LANGS", "Lang"]

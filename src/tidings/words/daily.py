@@ -7,7 +7,7 @@ numbers and with text already made inert by render/escape.py.
 
 from __future__ import annotations
 
-from tidings.config import Lang
+from tidings.common.config import Lang
 from tidings.words.evidence import TEXT as EVIDENCE_TEXT
 from tidings.words.plural import fill
 

@@ -8,7 +8,7 @@ so the figures' sentences sit together.
 
 from __future__ import annotations
 
-from tidings.config import Lang
+from tidings.common.config import Lang
 
 TEXT: dict[Lang, dict[str, str]] = {
     "zh": {

@@ -4,7 +4,7 @@ feeds, charts and PDF headers (render/html.py `Words` offers them beside the rep
 
 from __future__ import annotations
 
-from tidings.config import Lang
+from tidings.common.config import Lang
 
 TEXT: dict[Lang, dict[str, str]] = {
     "zh": {

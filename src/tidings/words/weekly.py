@@ -8,8 +8,8 @@ facts/risk.py has a name and a follow-up sentence (`fu_<tag>`) in each language.
 
 from __future__ import annotations
 
+from tidings.common.config import Lang
 from tidings.common.risk_tags import RiskTagName
-from tidings.config import Lang
 from tidings.words.evidence import TEXT as EVIDENCE_TEXT
 from tidings.words.plural import fill
 

@@ -20,10 +20,10 @@ import pytest
 
 from testkit.generate import REPO, generate_week
 from testkit.servers.github import FakeGitHub
-from tidings import records as r
-from tidings.config import GitHubConfig
-from tidings.snapshot import export_snapshot
+from tidings.common import records as r
+from tidings.common.config import GitHubConfig
 from tidings.sources.github.sync import sync_repository
+from tidings.sources.snapshot import export_snapshot
 from tidings.store import Store
 
 TOKEN = "ghp_CRASHTEST0123456789abcdef"

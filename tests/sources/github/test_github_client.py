@@ -146,7 +146,7 @@ def test_gives_up_after_max_retries_with_one_line_error() -> None:
         client.get("/repos/o/r")
     assert "kept failing" in err.value.cause and "502" in err.value.cause
     assert client.stats.rest_requests == 3 and len(sleeps) == 2
-    assert err.value.transient  # a queue job tries it again later (tidings.queue)
+    assert err.value.transient  # a queue job tries it again later (tidings.jobs.queue)
     assert_clean(err.value)
 
 

@@ -17,8 +17,8 @@ import sqlalchemy as sa
 
 from testkit.servers.github import FakeGitHub
 from tests.sources.github.test_github_sync import TOKEN, assert_same, stored, sync
-from tidings import records as r
 from tidings.cli import main
+from tidings.common import records as r
 from tidings.errors import SourceError
 from tidings.store import Store, schema
 from tidings.store.rows import read_records

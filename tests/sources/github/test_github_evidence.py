@@ -13,9 +13,9 @@ import pytest
 import sqlalchemy as sa
 
 from testkit.servers.github import FakeGitHub, _iter_records
-from tidings import records as r
 from tidings.analysis.cards import evidence_fields
-from tidings.config import GitHubConfig, load_config
+from tidings.common import records as r
+from tidings.common.config import GitHubConfig, load_config
 from tidings.demo import CONFIG_PATH, REPO, SAMPLE_PATH
 from tidings.facts.evidence import PREvidence
 from tidings.facts.load.evidence import window_evidence

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tidings.records import KEPT
+from tidings.common.records import KEPT
 from tidings.sources.github import normalize as nz
 from tidings.sources.github.pr import FIELD_COLUMNS
 from tidings.store import schema

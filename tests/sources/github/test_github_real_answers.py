@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from testkit.servers.github import FakeGitHub, LoggedRequest, oauth_restricted, records_of
 from tests.sources.github.test_github_dataloss import deleted_rows, small_repo
 from tests.sources.github.test_github_sync import TOKEN, _plain, assert_same, stored, sync
-from tidings import records as r
+from tidings.common import records as r
 from tidings.errors import SourceError
 from tidings.store import Store, quarantine, schema
 from tidings.store.gaps import read_gaps

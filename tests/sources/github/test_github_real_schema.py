@@ -34,7 +34,7 @@ from testkit.shared import SHARED_ENV
 from tests.factories import Records
 from tests.shared import shared_or_skip
 from tests.sources.github.test_github_sync import EVIDENCE, _plain
-from tidings.config import GitHubConfig
+from tidings.common.config import GitHubConfig
 from tidings.sources.github import queries
 from tidings.sources.github.client import GitHubClient
 from tidings.sources.github.sync import sync_repository

@@ -16,8 +16,8 @@ import sqlalchemy as sa
 from testkit.generate import REPO, generate_week, quick_week
 from testkit.servers import github as fake_module
 from testkit.servers.github import FAULT_KINDS, GRAPHQL_ONLY, FakeGitHub, records_of
-from tidings import records as r
-from tidings.config import GitHubConfig, RepoConfig
+from tidings.common import records as r
+from tidings.common.config import GitHubConfig, RepoConfig
 from tidings.errors import SourceError
 from tidings.facts.load.merged import load_merged
 from tidings.facts.risk import assess

@@ -7,7 +7,7 @@ import sqlalchemy as sa
 from testkit.generate import REPO, generate_week
 from testkit.servers.github import FakeGitHub
 from tests.sources.github.test_github_sync import TOKEN, sync
-from tidings import records as r
+from tidings.common import records as r
 from tidings.store import Store, schema
 from tidings.store.rows import update_repository, write_records
 

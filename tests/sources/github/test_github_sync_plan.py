@@ -20,7 +20,7 @@ import sqlalchemy as sa
 from testkit.servers.github import FakeGitHub
 from tests.factories import Records
 from tests.sources.github import test_github_sync as plain
-from tidings import records as r
+from tidings.common import records as r
 from tidings.sources.github.sync import SyncReport
 from tidings.store import Store, schema
 

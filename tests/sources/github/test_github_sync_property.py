@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from testkit.servers.github import FakeGitHub, records_of
 from tests.sources.github.test_github_dataloss import REPO, small_repo
 from tests.sources.github.test_github_sync import TOKEN, sync
-from tidings import records as r
+from tidings.common import records as r
 from tidings.errors import SourceError
 from tidings.sources.github import pages
 from tidings.store import Store, quarantine, schema

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from sqlalchemy.engine import Connection
 
-from tidings.config import RepoConfig
+from tidings.common.config import RepoConfig
 from tidings.facts.coverage import unknown_counts
 from tidings.facts.daily import HISTORY, DayFacts, day_facts
 from tidings.facts.load.coverage import has_api_items

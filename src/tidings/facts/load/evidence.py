@@ -9,7 +9,7 @@ from datetime import datetime
 
 from sqlalchemy.engine import Connection
 
-from tidings.config import RepoConfig
+from tidings.common.config import RepoConfig
 from tidings.facts.evidence import PREvidence, pr_evidence
 from tidings.facts.load.merged import load_merged
 from tidings.facts.load.reviews import load_threads

@@ -7,7 +7,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from tidings.config import RepoConfig
+from tidings.common.config import RepoConfig
 from tidings.facts.roles import Roles
 from tidings.store import schema
 from tidings.store.teams import read_teams

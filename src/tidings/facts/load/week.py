@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from sqlalchemy.engine import Connection
 
-from tidings.config import RepoConfig
+from tidings.common.config import RepoConfig
 from tidings.facts.load.coverage import has_api_items
 from tidings.facts.load.lookups import reverted_titles
 from tidings.facts.load.merged import load_merged

@@ -7,13 +7,13 @@ from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from tidings._version import __version__
-from tidings.config import Lang, RepoConfig
+from tidings.common.config import Lang, RepoConfig
+from tidings.common.records import now_utc
 from tidings.facts.coverage import data_stops_inside
 from tidings.facts.load.coverage import coverage, has_api_items
 from tidings.facts.load.week import load_week
 from tidings.facts.weekly import themes
 from tidings.facts.windows import weekly_window
-from tidings.records import now_utc
 from tidings.report import weekly_model as w
 from tidings.report.provenance import record_llm, window_utc
 from tidings.report.weekly import summary as opening

@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlalchemy import Connection
 
-from tidings.config import RepoConfig
+from tidings.common.config import RepoConfig
 from tidings.facts.daily import DayFacts
 from tidings.facts.evidence import PREvidence
 from tidings.facts.load.day import load_day

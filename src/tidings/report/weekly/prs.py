@@ -3,11 +3,11 @@ entries under themes and highlights), and the rules' account of what it is."""
 
 from __future__ import annotations
 
+from tidings.common.globs import any_match
 from tidings.facts import risk
 from tidings.facts.importance import top_dirs
 from tidings.facts.risk import MergedPR, risk_score
 from tidings.facts.slots import PRSummary, PRWhy
-from tidings.globs import any_match
 from tidings.report import weekly_model as w
 from tidings.report.model import Prose
 from tidings.report.weekly.writer import WeekWriter

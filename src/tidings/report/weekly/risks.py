@@ -3,7 +3,7 @@ what the rules saw, what to check, and its review threads."""
 
 from __future__ import annotations
 
-from tidings.config import Lang
+from tidings.common.config import Lang
 from tidings.facts import risk
 from tidings.facts.review_figures import ThreadFigures
 from tidings.facts.risk import risk_score

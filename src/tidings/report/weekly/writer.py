@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from tidings.config import Lang, RepoConfig
+from tidings.common.config import Lang, RepoConfig
 from tidings.facts.actors import is_bot
 from tidings.facts.change_kinds import ChangeKind, change_area, change_kind
 from tidings.facts.risk import MergedPR

@@ -7,7 +7,7 @@ import logging
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from tidings.progress import Progress
+from tidings.common.progress import Progress
 from tidings.sources.github import queries
 from tidings.sources.github.client import GitHubClient
 from tidings.sources.github.summary import SyncReport

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from tidings.records import Record
+from tidings.common.records import Record
 from tidings.sources.github import normalize as nz
 from tidings.sources.github import pages, same_second, shapes
 from tidings.sources.github.client import PageTooDeep

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from tidings.records import (
+from tidings.common.records import (
     ClosingRefRecord,
     CommentRecord,
     ItemRecord,

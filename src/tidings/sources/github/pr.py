@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from tidings.records import PRFileRecord
+from tidings.common.records import PRFileRecord
 from tidings.sources.github import normalize as nz
 
 FILES_CAP = 3000  # GitHub lists at most this many files of a PR, in GraphQL and REST alike

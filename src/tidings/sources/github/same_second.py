@@ -27,7 +27,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from tidings.records import ItemRecord
+from tidings.common.records import ItemRecord
 from tidings.sources.github import normalize as nz
 from tidings.sources.github import queries, shapes
 from tidings.sources.github.client import NotFoundError

@@ -97,9 +97,9 @@ import time
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
-from tidings.config import GitHubConfig
+from tidings.common.config import GitHubConfig
+from tidings.common.progress import Progress
 from tidings.errors import SourceError, register_secret
-from tidings.progress import Progress
 from tidings.sources.github.client import GitHubClient
 from tidings.sources.github.context import SyncContext
 from tidings.sources.github.details import PR_BATCH, read_details

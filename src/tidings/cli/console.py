@@ -21,13 +21,13 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
+from tidings.common.textsafe import clean, json_safe
 from tidings.errors import TidingsError, redact
-from tidings.textsafe import clean, json_safe
 
 if TYPE_CHECKING:  # types only: `tidings --help` need not load the store
     from tidings.facts.inventory import RepoSummary
     from tidings.facts.stats import Churn, WindowStats
-    from tidings.runner import RepoOutcome
+    from tidings.jobs.runner import RepoOutcome
 
 
 class _Redacting:
@@ -67,7 +67,7 @@ class _Redacting:
 
     def _failed(self, exc: OSError) -> TidingsError:
         # `> /dev/full`, a full disk or a closed terminal: one line, not a traceback.
-        from tidings.outputs import NO_SPACE_FIX, is_disk_full
+        from tidings.common.outputs import NO_SPACE_FIX, is_disk_full
 
         fix = NO_SPACE_FIX if is_disk_full(exc) else "check where the output goes"
         return TidingsError(f"cannot write to {self._name}: {exc.strerror or exc}", fix)

@@ -22,18 +22,18 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tidings.config import Config, RepoConfig
+from tidings.common.config import Config, RepoConfig
+from tidings.common.progress import Progress
 from tidings.errors import TidingsError, UncoveredWindowError
 from tidings.facts.windows import closed_days, daily_window, last_closed_week
-from tidings.progress import Progress
 from tidings.report.service import ReportService
 from tidings.store import Store
 
 if TYPE_CHECKING:
     from tidings.analysis.analyst import Analyst
-    from tidings.config import Lang
-    from tidings.delivery import Delivery
-    from tidings.report_files import Report
+    from tidings.common.config import Lang
+    from tidings.jobs.delivery import Delivery
+    from tidings.render.files import Report
     from tidings.sources.github.budget import GitHubBudget
 
 Syncer = Callable[[Store, RepoConfig], Any]
@@ -73,7 +73,7 @@ class RepoOutcome:
 
 
 def _save(report: Report, folder: Path, reports_dir: Path, outcome: RepoOutcome) -> None:
-    from tidings.report_files import report_name, save_report
+    from tidings.render.files import report_name, save_report
 
     existed = (folder / f"{report_name(report)}.json").is_file()
     saved = save_report(report, folder, if_changed=True)
@@ -223,7 +223,7 @@ def run_repository(
 def _make_pdfs(outcomes: list[RepoOutcome], reports_dir: Path, progress: Progress | None) -> None:
     """Every due report's PDF, in one pool for the whole run (a pool forked from a worker
     thread, beside threads holding locks, could inherit a lock held for good)."""
-    from tidings.report_files import make_pdfs
+    from tidings.render.files import make_pdfs
 
     due = [o for o in outcomes if o.ok and o.checked]
     try:
@@ -345,7 +345,7 @@ def notify_new(
     settings = cfg.notify
     if not settings.urls and settings.discussion is None:
         return []
-    from tidings.delivery import due, message, publish_discussions, send
+    from tidings.jobs.delivery import due, message, publish_discussions, send
 
     messages, discuss = [], []
     for outcome in outcomes:
@@ -362,7 +362,7 @@ def notify_new(
             )
         return sent
     except Exception as exc:  # a bug in a notification plugin must not cost the reports
-        from tidings.delivery import Delivery
         from tidings.errors import redact
+        from tidings.jobs.delivery import Delivery
 
         return [Delivery("notify", "all", False, redact(f"{type(exc).__name__}: {exc}"))]

@@ -21,10 +21,11 @@ from typing import IO, TYPE_CHECKING, Any
 from pydantic import ValidationError
 from pydantic_core import PydanticSerializationError
 
-from tidings import records as r
 from tidings._version import __version__
+from tidings.common import records as r
+from tidings.common.outputs import atomic_file, write_error
+from tidings.common.textsafe import without_surrogates
 from tidings.errors import SnapshotError, TidingsWarning
-from tidings.outputs import atomic_file, write_error
 from tidings.store.db import Store
 from tidings.store.limits import row_problem
 from tidings.store.rows import (
@@ -34,7 +35,6 @@ from tidings.store.rows import (
     update_repository,
     write_records,
 )
-from tidings.textsafe import without_surrogates
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection

@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-from tidings.names import is_repo_name
+from tidings.common.names import is_repo_name
 
 
 def _utc(value: datetime | None) -> datetime | None:

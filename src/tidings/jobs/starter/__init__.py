@@ -18,7 +18,7 @@ from urllib.parse import unquote, urlsplit
 from zoneinfo import ZoneInfo
 
 from tidings._version import __version__
-from tidings.config import DEFAULT_CONFIG, Lang, parse_config
+from tidings.common.config import DEFAULT_CONFIG, Lang, parse_config
 from tidings.errors import InvocationError, TidingsError
 
 WORKFLOW_PATH = Path(".github/workflows/tidings.yml")
@@ -199,7 +199,7 @@ def starter(
     """The files `tidings init` writes, checked: the config parses and the values are valid."""
     from pydantic import ValidationError
 
-    from tidings.config import RepoConfig
+    from tidings.common.config import RepoConfig
 
     for repo in repos:
         try:
@@ -225,7 +225,7 @@ def starter(
 
 def write_starter(folder: Path, files: Starter, *, force: bool = False) -> list[Path]:
     """Write the files under `folder`; none when any exists already (unless `force`)."""
-    from tidings.outputs import write_atomic
+    from tidings.common.outputs import write_atomic
 
     targets = {folder / rel: text for rel, text in files.files.items()}
     existing = [p for p in targets if p.exists()]

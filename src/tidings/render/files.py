@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias, overload
 from tidings.errors import InvocationError
 
 if TYPE_CHECKING:
-    from tidings.progress import Progress
+    from tidings.common.progress import Progress
     from tidings.report.model import DailyReport
     from tidings.report.weekly_model import WeeklyReport
 
@@ -60,7 +60,7 @@ def render_report(report: Report, fmt: Format = "md") -> str | bytes:
     from tidings.report.weekly_model import WeeklyReport
 
     if fmt == "json":
-        from tidings.textsafe import json_safe
+        from tidings.common.textsafe import json_safe
 
         # json_safe: C1 and bidi controls as escapes, the same JSON value, safe to `cat`.
         return json_safe(_model_json(report)) + "\n"
@@ -97,7 +97,7 @@ def _model_json(report: Report) -> str:
         return report.model_dump_json(indent=2)
     except PydanticSerializationError:
         # A lone surrogate from the data (half an emoji) has no UTF-8 spelling: U+FFFD.
-        from tidings.textsafe import without_surrogates
+        from tidings.common.textsafe import without_surrogates
 
         fixed = type(report).model_validate(without_surrogates(report.model_dump()))
         return fixed.model_dump_json(indent=2)
@@ -105,7 +105,7 @@ def _model_json(report: Report) -> str:
 
 def write_report(report: Report, path: str | os.PathLike[str], fmt: Format | None = None) -> Path:
     """Write the report to `path` as `fmt` (default: by the file's extension), atomically."""
-    from tidings.outputs import write_atomic
+    from tidings.common.outputs import write_atomic
 
     target = Path(path)
     write_atomic(target, render_report(report, fmt or format_of(target)))

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tidings.config import ENV_REFERENCE, DiscussionConfig, GitHubConfig, Lang, NotifyConfig
+from tidings.common.config import ENV_REFERENCE, DiscussionConfig, GitHubConfig, Lang, NotifyConfig
 from tidings.errors import redact, register_secret
 
 if TYPE_CHECKING:
@@ -98,7 +98,7 @@ def page_url(base_url: str | None, report: Report) -> str | None:
     base_url (the site's layout, docs/site.md)."""
     if not base_url:
         return None
-    from tidings.report_files import report_name
+    from tidings.render.files import report_name
 
     return f"{base_url.rstrip('/')}/{report.repo}/{report_name(report)}.html"
 
@@ -106,7 +106,7 @@ def page_url(base_url: str | None, report: Report) -> str | None:
 def message(report: Report, base_url: str | None = None) -> Message:
     """The report's title (its Markdown heading), its headline — a daily report's stats line,
     a weekly report's summary paragraph — and its link."""
-    from tidings.report_files import render_report, report_name
+    from tidings.render.files import render_report, report_name
 
     lines = [line for line in render_report(report, "md").splitlines() if line.strip()]
     title = chat_safe(_plain(lines[0]))
@@ -283,7 +283,7 @@ DISCUSSION_BODY_LIMIT = 60_000
 def discussion_body(report: Report, link: str | None) -> str:
     """The report's Markdown (mentions already inert: no one is pinged), cut to fit a
     discussion with a pointer to the whole report."""
-    from tidings.report_files import render_report
+    from tidings.render.files import render_report
 
     text = render_report(report, "md")
     more = f"\n\n---\nThe whole report: {link}\n" if link else ""
@@ -367,7 +367,7 @@ def publish_discussions(
 
 
 def _report_label(report: Report) -> str:
-    from tidings.report_files import report_name
+    from tidings.render.files import report_name
 
     period = report_name(report).split("/", 1)[1].rsplit(".", 1)[0]
     return f"{report.repo} {report.kind} {period} {report.lang}"

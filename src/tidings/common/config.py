@@ -18,14 +18,14 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from tidings.common.globs import GlobError, compile_glob
 from tidings.common.langs import LANGS as LANGS  # re-exported for the layers above
 from tidings.common.langs import Lang as Lang
-from tidings.common.risk_tags import RISK_TAGS
-from tidings.errors import ConfigError, hide_password
-from tidings.globs import GlobError, compile_glob
 
 # GitHub's OWNER/REPO syntax (`..` and `a/b\n` fail it) and its login syntax.
-from tidings.names import LOGIN, OWNER_PATTERN, REPO_NAME
+from tidings.common.names import LOGIN, OWNER_PATTERN, REPO_NAME
+from tidings.common.risk_tags import RISK_TAGS
+from tidings.errors import ConfigError, hide_password
 
 DEFAULT_CONFIG = "tidings.toml"
 # The languages reports and the site are written in; `words/` holds each one's catalogue.
@@ -399,7 +399,7 @@ class DiscussionConfig(_Strict):
 
 class NotifyConfig(_Strict):
     """`[notify]`: where `tidings run` and `tidings notify` send each new report's headline and
-    link (tidings/delivery.py). Each URL is an Apprise URL (slack://, discord://, msteams://,
+    link (tidings/jobs/delivery.py). Each URL is an Apprise URL (slack://, discord://, msteams://,
     feishu://, lark://, dingtalk://, wecombot://, mailto://, json://, ...), and `${NAME}` in it
     is read from the environment when sending, so secrets need not be in the file."""
 

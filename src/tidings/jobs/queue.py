@@ -52,12 +52,12 @@ if TYPE_CHECKING:
     from procrastinate.retry import RetryDecision
 
     from tidings.analysis.analyst import Analyst
-    from tidings.config import Config, QueueConfig
-    from tidings.runner import Syncer
+    from tidings.common.config import Config, QueueConfig
+    from tidings.jobs.runner import Syncer
     from tidings.sources.github.budget import GitHubBudget
     from tidings.store import Store
 
-log = logging.getLogger("tidings.queue")
+log = logging.getLogger("tidings.jobs.queue")
 
 QUEUE = "tidings"
 SYNC_TASK = "tidings.sync"
@@ -205,7 +205,7 @@ def _duration(seconds: float) -> str:
 def _sync_job(
     repo: str, batch: str, now: str, days: int, full_history: bool, llm: bool | None
 ) -> None:
-    from tidings.runner import RepoOutcome, github_syncer, run_repository
+    from tidings.jobs.runner import RepoOutcome, github_syncer, run_repository
 
     ctx = _worker_context()
     cfg = ctx.config
@@ -375,7 +375,7 @@ def enqueue(
     site job; a repository whose job for this window is still waiting is not queued twice."""
     from procrastinate.exceptions import AlreadyEnqueued
 
-    from tidings.runner import by_staleness
+    from tidings.jobs.runner import by_staleness
 
     ensure_schema(store)
     app = make_app(store)
