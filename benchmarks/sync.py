@@ -4,7 +4,7 @@
 
 One run generates a synthetic busy week (testkit/generate.py: ~700 PRs, ~200 issues,
 ~5,000 comments and reviews, ~3,000 changed-file entries), serves it from the loopback GitHub
-(testkit/servers/github.py) with a fixed delay per request, and measures three scenarios for
+(testkit/servers/github/) with a fixed delay per request, and measures three scenarios for
 tidings and for the fair REST plan (benchmarks/rest_baseline.py: the repository-wide
 listings, then per PR its reviews and files), once without and once with `GET /pulls/{n}`:
 

@@ -1,6 +1,6 @@
 """The sync's request plan (src/tidings/sources/github/sync.py), request by request, on a
 repository small enough to count by hand and served by the loopback GitHub
-(testkit/servers/github.py): a full sync and a quiet re-sync, what a change costs, the
+(testkit/servers/github/): a full sync and a quiet re-sync, what a change costs, the
 one-timestamp page fallback, and GitHub's 3,000-file cap.
 
 test_github_sync.py beside it holds the sync to the served data on a generated week (there the
