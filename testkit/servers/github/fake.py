@@ -141,12 +141,8 @@ class FakeGitHub(MutationsMixin, RequestLogMixin, RestMixin, GraphQLMixin):
         return response
 
     def _authenticate(self, request: Request) -> _Response | None:
-        value = request.headers.get("authorization", "")
-        scheme, _, credential = value.partition(" ")
-        credential = credential.strip()
-        if scheme.lower() in ("bearer", "token") and (
-            credential == self.token or credential in self.extra_tokens
-        ):
+        credential = request.token
+        if credential and (credential == self.token or credential in self.extra_tokens):
             with self._lock:
                 self.by_token[credential] = self.by_token.get(credential, 0) + 1
             return None

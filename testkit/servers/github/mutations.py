@@ -22,11 +22,12 @@ class MutationsMixin(FakeCore):
     """What happens on GitHub between two syncs, at the fake's clock."""
 
     def push(self, repo: str | None = None) -> None:
-        """A push to the repository at the clock: its `pushed_at` and `updated_at` move, so its
-        REST object (and ETag) changes, as on GitHub, where any push, star or settings change
-        makes the next conditional GET /repos/{owner}/{name} a paid 200."""
+        """A push to the repository at the clock: its `pushed_at` and `size` move (so its ETag
+        does), its `updated_at` and `Last-Modified` do not, as on GitHub (state.py)."""
         with self._lock:
-            self._repo(repo).pushed_at = self.clock
+            data = self._repo(repo)
+            data.pushed_at = self.clock
+            data.pushes += 1
 
     def star(self, repo: str | None = None) -> None:
         """Someone stars the repository: `stargazers_count` and `updated_at` change."""
@@ -34,6 +35,22 @@ class MutationsMixin(FakeCore):
             data = self._repo(repo)
             data.stars += 1
             data.starred_at = self.clock
+
+    def fork(self, repo: str | None = None) -> None:
+        """Someone forks the repository: `forks_count` and `updated_at` change."""
+        with self._lock:
+            data = self._repo(repo)
+            data.forks += 1
+            data.forked_at = self.clock
+
+    def update_repository(self, repo: str | None = None, /, **fields: Any) -> r.RepositoryRecord:
+        """Change the repository's settings (`description`, `default_branch`) at the clock: its
+        `updated_at` and `Last-Modified` move."""
+        with self._lock:
+            data = self._repo(repo)
+            data.record = data.record.model_copy(update=fields)
+            data.settings_at = self.clock
+            return data.record.model_copy(deep=True)
 
     def update_item(
         self, repo: str | int | None, number: int | None = None, /, **fields: Any

@@ -10,7 +10,7 @@ from urllib.parse import parse_qsl, urlencode
 
 from testkit.servers.github.constants import PAGE_TOO_DEEP_MESSAGE, REST_DOCS
 from testkit.servers.github.encoding import _epoch, _json, _parse_time
-from testkit.servers.github.etags import _etag, _etag_matches
+from testkit.servers.github.etags import _etag, _etag_matches, _http_date, _unmodified_since
 from testkit.servers.github.rest_json import RestJsonMixin
 from testkit.servers.github.state import _Repo
 from testkit.servers.github.wire import Request, _HTTPError, _Response
@@ -44,9 +44,19 @@ class RestMixin(RestJsonMixin):
             status, _json(payload), {"Content-Type": "application/json; charset=utf-8"}
         )
 
-    def _ok(self, request: Request, payload: Any, link: str | None = None) -> _Response:
+    def _ok(
+        self,
+        request: Request,
+        payload: Any,
+        link: str | None = None,
+        *,
+        last_modified: datetime | None = None,
+    ) -> _Response:
+        """A 200 with its ETag (bound to the token, etags.py), or a 304 for a matching
+        `If-None-Match`, or, without one, for `If-Modified-Since` where the resource has a
+        `Last-Modified`."""
         body = _json(payload)
-        tag = _etag(body, link)
+        tag = _etag(body, link, request.token)
         headers = {
             "Content-Type": "application/json; charset=utf-8",
             "Cache-Control": "private, max-age=60, s-maxage=60",
@@ -56,8 +66,17 @@ class RestMixin(RestJsonMixin):
         }
         if link:
             headers["Link"] = link
+        if last_modified is not None:
+            headers["Last-Modified"] = _http_date(last_modified)
         wanted = request.headers.get("if-none-match")
-        if wanted is not None and _etag_matches(wanted, tag):
+        since = request.headers.get("if-modified-since")
+        if wanted is not None:  # HTTP: If-None-Match, when sent, decides alone
+            fresh = _etag_matches(wanted, tag)
+        elif since is not None and last_modified is not None:
+            fresh = _unmodified_since(since, last_modified)
+        else:
+            fresh = False
+        if fresh:
             headers.pop("Content-Type")
             return _Response(304, b"", headers, not_modified=True)
         return _Response(200, body, headers)
@@ -94,7 +113,7 @@ class RestMixin(RestJsonMixin):
     # REST endpoints. Each runs under the lock and returns a finished response.
 
     def _rest_repository(self, request: Request, repo: _Repo, params: dict[str, str]) -> _Response:
-        return self._ok(request, self._repo_json(repo))
+        return self._ok(request, self._repo_json(repo), last_modified=repo.updated_at)
 
     def _rest_issues(self, request: Request, repo: _Repo, params: dict[str, str]) -> _Response:
         q = request.query

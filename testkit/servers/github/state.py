@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from testkit.servers.github.constants import MAX_PR_FILES, WEB
 from testkit.servers.github.encoding import _sha, _stable_int
 from tidings import records as r
+
+# A repository's `created_at` where it holds no items to date it by.
+REPO_EPOCH = datetime(2020, 1, 1, tzinfo=UTC)
 
 
 @dataclass
@@ -32,11 +35,20 @@ class _Repo:
     # Discussions: the categories (name -> node id) and the discussions created, oldest first.
     discussion_categories: dict[str, str] = field(default_factory=dict)
     discussions: list[dict[str, Any]] = field(default_factory=list)
-    # What else GitHub's repository object carries: a push or a star changes it, and so its
-    # ETag, so the sync's conditional GET /repos/{owner}/{name} is a paid 200 again.
+    # What else GitHub's repository object carries, and what moves it. Its ETag changes with
+    # any of it: a push (`pushed_at`, `size`), a star, a fork, and every issue or PR opened,
+    # closed or deleted (`open_issues_count`), so a conditional GET /repos/{owner}/{name} by
+    # ETag is a paid 200 after almost any activity. Its `updated_at` (and `Last-Modified`,
+    # which is the same time) moves only with stars, forks and settings (name, description,
+    # default branch), not with pushes or issues: answers GitHub gave show `pushed_at` after
+    # `updated_at` and `Last-Modified` equal to `updated_at`.
     pushed_at: datetime | None = None
+    pushes: int = 0
     stars: int = 0
     starred_at: datetime | None = None
+    forks: int = 0
+    forked_at: datetime | None = None
+    settings_at: datetime | None = None  # the last settings change (FakeGitHub.update_repository)
 
     @property
     def full_name(self) -> str:
@@ -45,6 +57,27 @@ class _Repo:
     @property
     def rest_id(self) -> int:
         return _stable_int("repo", self.full_name.lower())
+
+    @property
+    def created_at(self) -> datetime:
+        """When the repository was made: its first item's time (records do not say)."""
+        times = [i.created_at for i in self.items.values() if i.created_at is not None]
+        return min(times, default=REPO_EPOCH)
+
+    @property
+    def updated_at(self) -> datetime:
+        moves = (self.settings_at, self.starred_at, self.forked_at)
+        return max((t for t in moves if t is not None), default=self.created_at)
+
+    @property
+    def open_issues_count(self) -> int:
+        """GitHub's count of open issues and PRs together."""
+        return sum(1 for i in self.items.values() if i.state == "open" and not i.deleted)
+
+    @property
+    def size_kb(self) -> int:
+        """`size`, in KB: a made-up base that grows with every push."""
+        return 1_000 + _stable_int("size", self.full_name.lower()) % 50_000 + 7 * self.pushes
 
     @property
     def html_url(self) -> str:

@@ -37,6 +37,12 @@ class Request:
     def target(self) -> str:
         return f"{self.path}?{self.raw_query}" if self.raw_query else self.path
 
+    @property
+    def token(self) -> str:
+        """The credential of `Authorization: Bearer|token ...` ("" for any other scheme)."""
+        scheme, _, credential = self.headers.get("authorization", "").partition(" ")
+        return credential.strip() if scheme.lower() in ("bearer", "token") else ""
+
 
 @dataclass
 class _Response:

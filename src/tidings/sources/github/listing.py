@@ -14,7 +14,7 @@ so an unchanged re-sync costs 304s.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from tidings.records import Record
@@ -23,7 +23,9 @@ from tidings.sources.github import pages, same_second, shapes
 from tidings.sources.github.client import PageTooDeep
 from tidings.sources.github.context import SyncContext, log
 from tidings.sources.github.writers import Write, write_items, write_plain
+from tidings.store import Connection, comments, items
 from tidings.store.limits import EARLIEST, END
+from tidings.store.rows import record_problem
 
 
 def parse_cursor(cursor: str | None) -> tuple[str | None, int]:
@@ -117,7 +119,6 @@ def read_stream(
         if resp.not_modified:
             break
         listed: list[Any] = resp.parsed
-        changed |= bool(listed)
         if resuming:
             resuming = False
             if not listed or nz.format_time(listed[0].updated_at) != since:
@@ -136,6 +137,7 @@ def read_stream(
             if newest != since:
                 next_since, next_page = newest, 1
         with store.begin() as conn:
+            changed |= _news(ctx, conn, stream, listed)
             written = write(conn, listed)
             if full:
                 store.set_cursor(conn, ctx.repo_id, stream, format_cursor(next_since, next_page))
@@ -154,3 +156,23 @@ def read_stream(
         since, page = next_since, next_page
     log.info("%s: %s stream read %d rows", ctx.full_name, stage, done)
     return changed
+
+
+def _news(ctx: SyncContext, conn: Connection, stream: str, listed: Sequence[Any]) -> bool:
+    """Does the page hold a row the store lacks, or holds as of an older update? A page read
+    again only because its ETag was another token's (a new token every Actions job: see
+    repository.py) holds none, and must not count as a change, which costs the totals check
+    (reconcile.py) on an otherwise quiet re-sync."""
+    # A row the store cannot hold (store/limits.py) is skipped when written, and a number
+    # past a column's range cannot even be asked for.
+    listed = [x for x in listed if record_problem(x) is None]
+    if not listed:
+        return False
+    if stream == "issues":
+        held = items.updated_times(conn, ctx.repo_id, [x.number for x in listed])
+        times = [(x.number, x.updated_at) for x in listed]
+    else:
+        kind: comments.Kind = "comment" if stream == "comments" else "review_comment"
+        held = comments.updated_times(conn, ctx.repo_id, kind, [x.id for x in listed])
+        times = [(x.id, x.updated_at) for x in listed]
+    return any(key not in held or held[key] < updated for key, updated in times)
