@@ -30,8 +30,14 @@ background thread, logs every request, and injects the faults a real sync meets:
   3,000-file cap (list and `totalCount`) is always on.
 - Mutations at `clock` (default: newest timestamp in the data + 1 h; `advance(seconds)`):
   `update_item`, `add_item`, `delete_item`, `add_comment`, `edit_comment`, `delete_comment`,
-  `add_review`, `add_review_comment`, `delete_review_comment`. The repository argument may be
-  left out when the fake holds one repository: `gh.add_comment(5, "hi")`.
+  `add_review`, `add_review_comment`, `delete_review_comment`, `push_commit`, and of the
+  repository `push`, `star`, `fork`, `update_repository`. The repository argument may be left
+  out when the fake holds one repository: `gh.add_comment(5, "hi")`.
+- Conditional requests as GitHub answers them (etags.py): an ETag is bound to the token that
+  asked (`extra_tokens` are others), so another token's If-None-Match is a paid 200; the
+  repository object sends `Last-Modified` (its `updated_at`, moved by stars, forks and
+  settings) and honours If-Modified-Since for any token; its ETag moves with nearly every
+  activity (`pushed_at`, `size`, `open_issues_count`, `forks_count`...: state.py).
 
 Records are normalised on the way in to what GitHub would report (node ids and urls filled in,
 zero reactions dropped, PR-only fields cleared on issues, PR refs and sizes defaulted), so

@@ -161,6 +161,28 @@ def test_a_change_is_seen_after_the_token_changed(store: Store, gh: FakeGitHub) 
     assert _rate_limited(gh) == 0
 
 
+def test_a_store_without_last_modified_learns_it_from_a_304(store: Store, gh: FakeGitHub) -> None:
+    """A store synced before Last-Modified was kept asks the repository by ETag once more; the
+    304 brings the date, and from then on any token's If-Modified-Since gets a 304."""
+    sync(store, gh)
+    with store.begin() as conn:
+        conn.execute(sa.update(schema.http_cache).values(last_modified=None))
+    asked: list[dict[str, str]] = []
+    gh.on_request(
+        lambda _fake, request: (
+            asked.append(request.headers) if request.path == f"/repos/{REPO}" else None
+        )
+    )
+    sync(store, gh)
+    assert "if-none-match" in asked[-1] and "if-modified-since" not in asked[-1]
+    assert gh.requests[0].status == 304
+    gh.extra_tokens.add(FRESH)
+    plain.sync(store, gh, REPO, token=FRESH)
+    assert "if-modified-since" in asked[-1] and "if-none-match" not in asked[-1]
+    assert asked[-1]["if-modified-since"] == "Sun, 01 Feb 2026 00:01:00 GMT"  # issue #1's time
+    assert gh.requests[0].status == 304
+
+
 def test_repository_churn_forces_no_relisting(store: Store, rec: Records) -> None:
     """GitHub's repository object changes with every push, fork, star and issue opened or
     closed; none of that sends the listings back to the start of history."""

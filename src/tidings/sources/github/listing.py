@@ -9,7 +9,8 @@ keyset, so it falls back to `page=2,3…` of the same `since`; GitHub refuses de
 (422), and then the rest of that second is read another way (same_second.py). Each page's rows
 and the stream's cursor commit in one transaction; the cursor is the `since` of the last
 request made (`|N` for page N of a one-second run), and the ETag of the final short page is kept
-so an unchanged re-sync costs 304s.
+so an unchanged re-sync costs 304s (on the same token: GitHub binds ETags to it). A stream has
+changed only if a page holds a row the store lacks or holds as of an older update.
 """
 
 from __future__ import annotations
