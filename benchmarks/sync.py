@@ -4,14 +4,21 @@
 
 One run generates a synthetic busy week (testkit/generate.py: ~700 PRs, ~200 issues,
 ~5,000 comments and reviews, ~3,000 changed-file entries), serves it from the loopback GitHub
-(testkit/servers/github.py) with a fixed delay per request, and measures three scenarios for
+(testkit/servers/github/) with a fixed delay per request, and measures three scenarios for
 tidings and for the fair REST plan (benchmarks/rest_baseline.py: the repository-wide
 listings, then per PR its reviews and files), once without and once with `GET /pulls/{n}`:
 
 1. full sync into an empty store;
-2. incremental re-sync after 10 items changed and a push (the repository's ETag changes with
-   every push or star, so its GET is a paid 200 there, as on GitHub);
-3. incremental re-sync after nothing changed.
+2. incremental re-sync after 10 items changed, a push and a star (the star moves the
+   repository's `updated_at`, so its GET is a paid 200 there, as on GitHub);
+3. incremental re-sync after nothing changed, with the same token;
+4. the same quiet re-sync with a new token, as in the GitHub Actions recipe, whose
+   `GITHUB_TOKEN` is new every job: GitHub binds ETags to the token (the fake does too), so
+   each stream's last page is a paid 200 there while the repository, asked by
+   If-Modified-Since, is still a 304.
+
+For tidings it also prints what each scenario cost against the rate limits: REST requests
+other than 304s (GitHub charges a 304 nothing) and GraphQL points.
 
 Requests are counted by the server. Each sync runs in a fresh child process (as a CLI run
 would), so the figures are the client's alone: the server, which lives in this process, neither
@@ -52,14 +59,21 @@ from testkit.generate import REPO, Change, generate_week, pick_changes, quick_we
 from testkit.servers.github import FakeGitHub  # noqa: E402
 
 TOKEN = "bench-token"
+FRESH_TOKEN = "bench-next-job-token"  # the next Actions job's GITHUB_TOKEN
 MemoryMode = Literal["rss", "tracemalloc"]
-SCENARIOS = ("full", "changed", "unchanged")
+SCENARIOS = ("full", "changed", "unchanged", "new_token")
 SCENARIO_TITLES = {
     "full": "full sync, empty store",
     "changed": "re-sync, 10 items changed",
     "unchanged": "re-sync, nothing changed",
+    "new_token": "re-sync, nothing changed, new token",
 }
-SCENARIO_SHORT = {"full": "full sync", "changed": "10 changed", "unchanged": "no change"}
+SCENARIO_SHORT = {
+    "full": "full sync",
+    "changed": "10 changed",
+    "unchanged": "no change",
+    "new_token": "new token",
+}
 # The REST plans, without and with GET /pulls/{n} per PR (merge data).
 BASELINES = {"rest": False, "rest+pulls": True}
 TOOLS = ("tidings", *BASELINES)
@@ -67,6 +81,8 @@ TOOLS = ("tidings", *BASELINES)
 FULL_MAX_REQUESTS = 300
 FULL_MAX_SHARE = 0.10
 UNCHANGED_MAX_REQUESTS = 5
+# A quiet re-sync on a new token: at most one paid request for each of the three listings.
+NEW_TOKEN_MAX_PAID = 3
 
 
 class BenchmarkError(RuntimeError):
@@ -85,6 +101,8 @@ class Run:
     peak_rss: int | None  # bytes: the child's peak resident set, interpreter and imports included
     memory: MemoryMode
     detail: dict[str, Any]
+    rest_paid: int = 0  # REST answers other than 304: what the core rate limit is charged
+    graphql_points: int = 0  # GitHub's cost of the GraphQL queries answered
 
 
 # -- child processes ----------------------------------------------------------------------
@@ -159,7 +177,7 @@ def _in_child(work: Callable[..., dict[str, Any]], *args: Any) -> dict[str, Any]
 
 
 def _tidings_child(
-    api_url: str, graphql_url: str, db_url: str, mode: MemoryMode, patch_days: int
+    api_url: str, graphql_url: str, db_url: str, mode: MemoryMode, patch_days: int, token: str
 ) -> dict[str, Any]:
     from tidings.common.config import GitHubConfig
     from tidings.sources.github.sync import sync_repository
@@ -170,19 +188,19 @@ def _tidings_child(
     try:
         return _measure(
             mode,
-            lambda: sync_repository(store, REPO, github=github, token=TOKEN).to_dict(),
+            lambda: sync_repository(store, REPO, github=github, token=token).to_dict(),
         )
     finally:
         store.engine.dispose()
 
 
 def _baseline_child(
-    api_url: str, since: str | None, pulls: bool, mode: MemoryMode
+    api_url: str, since: str | None, pulls: bool, mode: MemoryMode, token: str
 ) -> dict[str, Any]:
     start = datetime.fromisoformat(since) if since else None
     return _measure(
         mode,
-        lambda: run_baseline(api_url, REPO, TOKEN, since=start, pull_details=pulls).to_dict(),
+        lambda: run_baseline(api_url, REPO, token, since=start, pull_details=pulls).to_dict(),
     )
 
 
@@ -229,12 +247,14 @@ def run_benchmark(
         tempfile.TemporaryDirectory(prefix="tidings-bench-") as tmp,
         FakeGitHub(records, token=TOKEN, latency=latency) as server,
     ):
+        server.extra_tokens.add(FRESH_TOKEN)
         db_url = f"sqlite:///{Path(tmp) / 'bench.db'}"
         # Each REST plan's `since` is the (fake) clock when its previous run started.
         baseline_since: dict[str, str | None] = dict.fromkeys(BASELINES)
 
-        def child(tool: str, scenario: str) -> Run:
+        def child(tool: str, scenario: str, token: str = TOKEN) -> Run:
             server.reset_log()
+            points = server.graphql_points
             started_at = server.clock.isoformat()
             say(f"{SCENARIO_TITLES[scenario]}: {tool}")
             with ProcessPoolExecutor(max_workers=1, mp_context=ctx) as pool:
@@ -245,10 +265,11 @@ def run_benchmark(
                         db_url,
                         memory,
                         patch_days,
+                        token,
                     )
                     future = pool.submit(_in_child, _tidings_child, *args)
                 else:
-                    args = (server.api_url, baseline_since[tool], BASELINES[tool], memory)
+                    args = (server.api_url, baseline_since[tool], BASELINES[tool], memory, token)
                     future = pool.submit(_in_child, _baseline_child, *args)
                 out = future.result()
             if "error" in out:
@@ -271,6 +292,8 @@ def run_benchmark(
                 peak_rss=out["peak_rss"],
                 memory=memory,
                 detail=detail,
+                rest_paid=server.count(api="rest", not_modified=False),
+                graphql_points=server.graphql_points - points,
             )
 
         runs.append(child("tidings", "full"))
@@ -281,7 +304,8 @@ def run_benchmark(
         changes = pick_changes(records, 10, seed)
         for change in changes:
             _apply(server, change)
-        server.push(REPO)  # a busy repository is pushed to between any two syncs
+        server.push(REPO)  # a busy repository is pushed to and starred between two syncs
+        server.star(REPO)
         server.advance(60)
         runs.append(child("tidings", "changed"))
         notes["store equals the served week after the changes"] = _mismatches(db_url, server)
@@ -290,6 +314,10 @@ def run_benchmark(
         server.advance(3600)
         runs.append(child("tidings", "unchanged"))
         runs.extend(child(tool, "unchanged") for tool in BASELINES)
+
+        server.advance(3600)
+        runs.append(child("tidings", "new_token", FRESH_TOKEN))
+        runs.extend(child(tool, "new_token", FRESH_TOKEN) for tool in BASELINES)
 
     results = _summarise(runs, notes, counts, latency=latency, quick=quick, seed=seed)
     results["changes"] = [{"number": c.number, "kind": c.kind, "action": c.action} for c in changes]
@@ -381,6 +409,7 @@ def _summarise(
     # The cheaper REST plan is the one to beat.
     full, base_full = by[("tidings", "full")], by[("rest", "full")]
     unchanged = by[("tidings", "unchanged")]
+    new_token = by[("tidings", "new_token")]
     # The merged PRs' patches (one file listing per merged PR: patches.py) are evidence the
     # plan's targets predate; they are counted in every figure and shown apart here.
     patches = {
@@ -396,6 +425,11 @@ def _summarise(
         <= UNCHANGED_MAX_REQUESTS,
         "no-change re-sync all 304": unchanged.requests > 0
         and unchanged.not_modified == unchanged.requests,
+        f"no-change re-sync on a new token <= {UNCHANGED_MAX_REQUESTS} requests": new_token.requests
+        <= UNCHANGED_MAX_REQUESTS,
+        f"no-change re-sync on a new token <= {NEW_TOKEN_MAX_PAID} paid, no GraphQL": (
+            new_token.rest_paid <= NEW_TOKEN_MAX_PAID and new_token.graphql_points == 0
+        ),
     }
     return {
         "repository": REPO,
@@ -406,6 +440,14 @@ def _summarise(
         # tidings' GET of the repository itself per scenario (200: paid; 304: free).
         "repository_call": {
             r.scenario: r.detail.get("repository_status") for r in runs if r.tool == "tidings"
+        },
+        # tidings' cost per scenario against GitHub's two rate limits: REST requests other than
+        # 304s (of the core limit: 5,000 an hour for a user, 1,000 for Actions' GITHUB_TOKEN)
+        # and GraphQL points.
+        "rate_limit": {
+            r.scenario: {"rest": r.rest_paid, "graphql_points": r.graphql_points}
+            for r in runs
+            if r.tool == "tidings"
         },
         # Per scenario: file listings asked for merged PRs' patches, and how many PRs.
         "patches": {
@@ -508,7 +550,20 @@ def render(results: dict[str, Any], console: Console) -> None:
         console.print(
             "tidings' GET /repos/{owner}/{name}: "
             + ", ".join(f"{SCENARIO_SHORT[s]} {calls.get(s)}" for s in SCENARIOS)
-            + " (200 is paid: after a push the repository's ETag changes, as on GitHub)",
+            + " (asked by If-Modified-Since: 200, paid, once a star moved its updated_at)",
+            highlight=False,
+            markup=False,
+        )
+    costs = results.get("rate_limit") or {}
+    if costs:
+        by_run = {(r["tool"], r["scenario"]): r for r in results["runs"]}
+        console.print(
+            "tidings against the rate limits (REST requests other than 304s; GraphQL points): "
+            + ", ".join(
+                f"{SCENARIO_SHORT[s]} {by_run[('tidings', s)]['requests']} requests, "
+                f"{c['rest']} REST + {c['graphql_points']} GraphQL"
+                for s, c in costs.items()
+            ),
             highlight=False,
             markup=False,
         )

@@ -40,8 +40,14 @@ def test_quick_benchmark_reports_every_figure() -> None:
         for scenario in SCENARIOS:
             ratio = results["ratios"][plan][scenario]
             assert set(ratio) == {"requests", "non_304_requests", "time"}
-    # The push before the changed scenario makes tidings' repository call a paid 200.
-    assert results["repository_call"] == {"full": 200, "changed": 200, "unchanged": 304}
+    # The star before the changed scenario moves the repository's updated_at, so tidings'
+    # If-Modified-Since call is a paid 200 there; a new token still gets a 304 for it.
+    assert results["repository_call"] == {
+        "full": 200,
+        "changed": 200,
+        "unchanged": 304,
+        "new_token": 304,
+    }
     assert set(results["targets"]) and all(isinstance(v, bool) for v in results["targets"].values())
     assert results["checks"] == {
         "store equals the served week after the full sync": True,
@@ -51,6 +57,13 @@ def test_quick_benchmark_reports_every_figure() -> None:
     # Nothing changed: tidings repeats its last requests and every answer is a 304.
     unchanged = runs[("tidings", "unchanged")]
     assert unchanged["not_modified"] == unchanged["requests"]
+    assert results["rate_limit"]["unchanged"] == {"rest": 0, "graphql_points": 0}
+    # Nothing changed, new token: the three listings' ETags were the old token's, so each is
+    # a paid 200; the repository's 304 holds across tokens; no GraphQL.
+    new_token = runs[("tidings", "new_token")]
+    assert (new_token["requests"], new_token["not_modified"]) == (4, 1)
+    assert results["rate_limit"]["new_token"] == {"rest": 3, "graphql_points": 0}
+    assert runs[("rest", "new_token")]["requests"] == runs[("rest", "unchanged")]["requests"]
     # The merged PRs' patches: one file listing for each of the quick week's 60 merged PRs
     # (each has under 100 files), counted in tidings' figures; none again when nothing changed.
     assert results["patches"]["full"] == {"requests": 60, "prs": 60, "files_without_patch": 90}
@@ -87,7 +100,13 @@ def test_render_prints_the_table_and_verdicts() -> None:
             plan: {s: {"requests": 1.0, "non_304_requests": None, "time": 0.5} for s in SCENARIOS}
             for plan in TOOLS[1:]
         },
-        "repository_call": {"full": 200, "changed": 200, "unchanged": 304},
+        "repository_call": {"full": 200, "changed": 200, "unchanged": 304, "new_token": 304},
+        "rate_limit": {
+            "full": {"rest": 380, "graphql_points": 60},
+            "changed": {"rest": 3, "graphql_points": 2},
+            "unchanged": {"rest": 0, "graphql_points": 0},
+            "new_token": {"rest": 3, "graphql_points": 0},
+        },
         "patches": {
             "full": {"requests": 300, "prs": 300, "files_without_patch": 2},
             "changed": {"requests": 1, "prs": 1, "files_without_patch": 0},
@@ -107,4 +126,7 @@ def test_render_prints_the_table_and_verdicts() -> None:
     assert "n/a" in text
     assert "patches (GET /pulls/{n}/files): full sync 300 for 300 PRs, 10 changed 1 for 1" in text
     assert "rest+pulls" in text and "changed 200" in text.replace("10 changed", "changed")
+    flat = " ".join(text.split())
+    assert "new token 10 requests, 3 REST + 0 GraphQL" in flat
+    assert "full sync 10 requests, 380 REST + 60 GraphQL" in flat
     assert "FAIL store equals the served week after the full sync: 2 records differ" in text

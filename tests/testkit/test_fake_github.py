@@ -409,24 +409,102 @@ def test_etag_and_conditional_requests(gh: FakeGitHub, api: httpx.Client) -> Non
     assert changed.headers["etag"] != tag
 
 
-def test_a_push_or_a_star_changes_the_repository_etag(gh: FakeGitHub, api: httpx.Client) -> None:
-    """On GitHub the repository object moves with every push and star, so a sync's
-    conditional GET /repos/{owner}/{name} is then a paid 200, not a free 304."""
+def test_etags_are_bound_to_the_token(gh: FakeGitHub, api: httpx.Client) -> None:
+    """GitHub tags the same answer differently for another token, so a new token's
+    If-None-Match with the old token's tag is a paid 200 (eclipse-csi/otterdog#201)."""
+    gh.extra_tokens.add("fresh-token")
+    url = f"/repos/{REPO}/issues"
+    mine = api.get(url)
+    fresh = {"Authorization": "Bearer fresh-token"}
+    theirs = api.get(url, headers=fresh)
+    assert theirs.content == mine.content
+    assert theirs.headers["etag"] != mine.headers["etag"]
+    stale = api.get(url, headers={**fresh, "If-None-Match": mine.headers["etag"]})
+    assert stale.status_code == 200 and stale.content == mine.content
+    own = api.get(url, headers={**fresh, "If-None-Match": theirs.headers["etag"]})
+    assert own.status_code == 304
+    assert api.get(url, headers={"If-None-Match": mine.headers["etag"]}).status_code == 304
+
+
+def test_the_repository_object_moves_with_pushes_stars_forks_and_issues(
+    gh: FakeGitHub, api: httpx.Client
+) -> None:
+    """Every kind of activity changes GitHub's repository object, so its ETag is rarely the
+    one a sync stored; only stars, forks and settings move its `updated_at`."""
     url = f"/repos/{REPO}"
-    tag = api.get(url).headers["etag"]
-    assert api.get(url, headers={"If-None-Match": tag}).status_code == 304
+    first = api.get(url)
+    body = first.json()
+    # Open: #1, #2 and #5; #3 and #4 are closed and #6 is deleted (the fixture).
+    assert body["open_issues_count"] == body["open_issues"] == 3
+    assert body["forks_count"] == 0 and body["stargazers_count"] == 0
+    tag, before = first.headers["etag"], body
+
+    def changed() -> dict[str, Any]:
+        nonlocal tag
+        answer = api.get(url, headers={"If-None-Match": tag})
+        assert answer.status_code == 200
+        tag = answer.headers["etag"]
+        return dict(answer.json())
+
     gh.advance(60)
     gh.push()
-    pushed = api.get(url, headers={"If-None-Match": tag})
-    assert pushed.status_code == 200
-    assert pushed.json()["pushed_at"] == pushed.json()["updated_at"] is not None
-    tag = pushed.headers["etag"]
+    pushed = changed()
+    assert pushed["pushed_at"] == "2026-02-07T01:01:00Z"  # the clock: newest data + 1 h + 60 s
+    assert pushed["size"] > before["size"]
+    assert pushed["updated_at"] == before["updated_at"]
+    gh.add_item(title="New bug")
+    assert changed()["open_issues_count"] == 4
+    gh.update_item(1, state="closed")
+    opened_and_closed = changed()
+    assert opened_and_closed["open_issues_count"] == 3
+    assert opened_and_closed["updated_at"] == before["updated_at"]
     gh.advance(60)
     gh.star()
-    starred = api.get(url, headers={"If-None-Match": tag})
+    starred = changed()
+    assert starred["stargazers_count"] == 1
+    assert starred["updated_at"] == "2026-02-07T01:02:00Z"
+    gh.advance(60)
+    gh.fork()
+    forked = changed()
+    assert forked["forks_count"] == 1 and forked["updated_at"] == "2026-02-07T01:03:00Z"
+    gh.advance(60)
+    gh.update_repository(description="Better widgets")
+    edited = changed()
+    assert edited["description"] == "Better widgets"
+    assert edited["updated_at"] == "2026-02-07T01:04:00Z"
+
+
+def test_if_modified_since_answers_the_repository_for_any_token(
+    gh: FakeGitHub, api: httpx.Client
+) -> None:
+    """The repository's Last-Modified is its updated_at; If-Modified-Since compares times, so
+    it earns a 304 whichever token asks, until a star, fork or settings change."""
+    gh.extra_tokens.add("fresh-token")
+    fresh = {"Authorization": "Bearer fresh-token"}
+    url = f"/repos/{REPO}"
+    first = api.get(url)
+    modified = first.headers["last-modified"]
+    # The fixture's first item was opened on 1 February 2026, at midnight.
+    assert first.json()["updated_at"] == "2026-02-01T00:00:00Z"
+    assert modified == "Sun, 01 Feb 2026 00:00:00 GMT"
+    since = {**fresh, "If-Modified-Since": modified}
+    assert api.get(url, headers=since).status_code == 304
+    gh.advance(60)
+    gh.push()
+    gh.add_item(title="New bug")
+    assert api.get(url, headers=since).status_code == 304
+    # HTTP: If-None-Match decides alone when it is sent, so a stale tag wins over the date.
+    stale = {**since, "If-None-Match": first.headers["etag"]}
+    assert api.get(url, headers=stale).status_code == 200
+    gh.advance(60)
+    gh.star()
+    starred = api.get(url, headers=since)
     assert starred.status_code == 200
-    assert starred.json()["stargazers_count"] == 1
-    assert starred.json()["updated_at"] > starred.json()["pushed_at"]
+    assert starred.headers["last-modified"] == "Sat, 07 Feb 2026 01:02:00 GMT"
+    # Listings send no Last-Modified (as GitHub's issue listings), so the header buys nothing.
+    listing = api.get(f"/repos/{REPO}/issues", headers=since)
+    assert listing.status_code == 200 and "last-modified" not in listing.headers
+    assert api.get(url, headers={"If-Modified-Since": "not a date"}).status_code == 200
 
 
 # -- faults ----------------------------------------------------------------------------------------

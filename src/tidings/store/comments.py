@@ -64,6 +64,22 @@ def live_ids(conn: Connection, repo_id: int, kind: Kind, number: int) -> list[in
     )
 
 
+def updated_times(
+    conn: Connection, repo_id: int, kind: Kind, ids: Iterable[int]
+) -> dict[int, datetime]:
+    """Stored `updated_at` of each of the rows `ids` of `kind` the store holds (a listing's
+    page at a time: at most 100)."""
+    table = _TABLES[kind]
+    return {
+        row_id: updated
+        for row_id, updated in conn.execute(
+            sa.select(table.c.id, table.c.updated_at).where(
+                table.c.repo_id == repo_id, table.c.id.in_(list(ids))
+            )
+        )
+    }
+
+
 def mark_deleted(
     store: Store, conn: Connection, repo_id: int, kind: Kind, ids: Iterable[int]
 ) -> int:

@@ -319,11 +319,18 @@ class Store:
         t = schema.http_cache
         return conn.execute(sa.select(t.c.etag).where(t.c.key == key)).scalar_one_or_none()
 
-    def set_etag(self, conn: Connection, key: str, etag: str | None) -> None:
-        if etag:
-            self.upsert(
-                conn, schema.http_cache, [{"key": key, "etag": etag, "last_modified": None}]
-            )
+    def get_last_modified(self, conn: Connection, key: str) -> str | None:
+        t = schema.http_cache
+        return conn.execute(sa.select(t.c.last_modified).where(t.c.key == key)).scalar_one_or_none()
+
+    def set_etag(
+        self, conn: Connection, key: str, etag: str | None, last_modified: str | None = None
+    ) -> None:
+        """Keep an answer's validators for `key`: its ETag and, where it had one, its
+        `Last-Modified` (kept verbatim, to be sent back as `If-Modified-Since`)."""
+        if etag or last_modified:
+            row = {"key": key, "etag": etag, "last_modified": last_modified}
+            self.upsert(conn, schema.http_cache, [row])
 
     def forget_etag(self, conn: Connection, key: str) -> None:
         """Drop a stored ETag, so the next request for `key` gets a full answer."""

@@ -28,7 +28,7 @@ from graphql import (
 )
 
 from testkit.servers import github as fake_github
-from testkit.servers.github import SUBSET_PATH, FakeGitHub, Request, records_of
+from testkit.servers.github import SUBSET_PATH, FakeGitHub, Request, graphql_schema, records_of
 from testkit.servers.real_schema import build, real_schema, schema_path
 from testkit.shared import SHARED_ENV
 from tests.factories import Records
@@ -218,7 +218,7 @@ def test_without_the_real_schema_the_fake_falls_back_with_a_warning_or_fails_und
 ) -> None:
     monkeypatch.setenv(SHARED_ENV, str(tmp_path / "nowhere"))
     monkeypatch.delenv("CI", raising=False)
-    monkeypatch.setattr(fake_github, "_SUBSET", None)
+    monkeypatch.setattr(graphql_schema, "_SUBSET", None)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         schema, which = fake_github.schema()

@@ -1,6 +1,6 @@
 """The sync's request plan (src/tidings/sources/github/sync.py), request by request, on a
 repository small enough to count by hand and served by the loopback GitHub
-(testkit/servers/github.py): a full sync and a quiet re-sync, what a change costs, the
+(testkit/servers/github/): a full sync and a quiet re-sync, what a change costs, the
 one-timestamp page fallback, and GitHub's 3,000-file cap.
 
 test_github_sync.py beside it holds the sync to the served data on a generated week (there the
@@ -105,6 +105,116 @@ def test_full_sync_then_a_quiet_resync_of_four_304s(store: Store, gh: FakeGitHub
     assert [q.status for q in gh.requests] == [304, 304, 304, 304]
     assert again.rest_requests == again.not_modified == 4 and again.graphql_requests == 0
     assert again.to_dict()["requests"] == 4
+
+
+FRESH = "ghs_fresh-job-token"  # the Actions recipe's GITHUB_TOKEN is new every job
+
+
+def _rate_limited(gh: FakeGitHub) -> int:
+    """Requests the last sync paid for: REST answers other than 304 (GitHub charges a 304 to
+    a conditional request nothing), and GraphQL queries (at least a point each)."""
+    return gh.count(api="rest", not_modified=False) + gh.count(api="graphql")
+
+
+def test_a_quiet_resync_on_a_fresh_token_costs_one_request_a_listing(
+    store: Store, gh: FakeGitHub
+) -> None:
+    sync(store, gh)
+    gh.extra_tokens.add(FRESH)
+    again = plain.sync(store, gh, REPO, token=FRESH)
+    # The stored ETags were the first token's: GitHub answers the new one's If-None-Match
+    # with a full 200 for each stream's last page. The repository is asked by
+    # If-Modified-Since, which holds across tokens: a 304.
+    assert [(q.path.removeprefix(f"/repos/{REPO}"), q.status) for q in gh.requests] == [
+        ("", 304),
+        ("/issues", 200),
+        ("/issues/comments", 200),
+        ("/pulls/comments", 200),
+    ]
+    assert again.rest_requests == 4 and again.not_modified == 1
+    # What the pages held was all in the store already: no details, no totals check.
+    assert again.graphql_requests == 0 and again.pr_details == 0
+    assert _rate_limited(gh) == 3
+    assert_same(store, gh)
+    # The next job's token is new again: the same three paid listings, never more.
+    gh.extra_tokens.add(FRESH + "2")
+    plain.sync(store, gh, REPO, token=FRESH + "2")
+    assert _rate_limited(gh) == 3 and gh.count() == 4
+
+
+def test_a_change_is_seen_after_the_token_changed(store: Store, gh: FakeGitHub) -> None:
+    sync(store, gh)
+    gh.advance(60)
+    comment = gh.add_comment(REPO, 7, "seen by the next job", author="dave")
+    gh.update_item(REPO, 33, title="retitled under a new token")
+    gh.extra_tokens.add(FRESH)
+    report = plain.sync(store, gh, REPO, token=FRESH)
+    assert report.pr_details == 1  # #33 changed; its details are fetched again
+    assert_same(store, gh)
+    with store.begin() as conn:
+        bodies = conn.execute(
+            sa.select(schema.comments.c.body).where(schema.comments.c.id == comment.id)
+        ).scalars()
+        assert list(bodies) == ["seen by the next job"]
+    # The same token once more: the ETags stored are its own now, so every answer is a 304.
+    plain.sync(store, gh, REPO, token=FRESH)
+    assert _rate_limited(gh) == 0
+
+
+def test_a_store_without_last_modified_learns_it_from_a_304(store: Store, gh: FakeGitHub) -> None:
+    """A store synced before Last-Modified was kept asks the repository by ETag once more; the
+    304 brings the date, and from then on any token's If-Modified-Since gets a 304."""
+    sync(store, gh)
+    with store.begin() as conn:
+        conn.execute(sa.update(schema.http_cache).values(last_modified=None))
+    asked: list[dict[str, str]] = []
+    gh.on_request(
+        lambda _fake, request: (
+            asked.append(request.headers) if request.path == f"/repos/{REPO}" else None
+        )
+    )
+    sync(store, gh)
+    assert "if-none-match" in asked[-1] and "if-modified-since" not in asked[-1]
+    assert gh.requests[0].status == 304
+    gh.extra_tokens.add(FRESH)
+    plain.sync(store, gh, REPO, token=FRESH)
+    assert "if-modified-since" in asked[-1] and "if-none-match" not in asked[-1]
+    assert asked[-1]["if-modified-since"] == "Sun, 01 Feb 2026 00:01:00 GMT"  # issue #1's time
+    assert gh.requests[0].status == 304
+
+
+def test_repository_churn_forces_no_relisting(store: Store, rec: Records) -> None:
+    """GitHub's repository object changes with every push, fork, star and issue opened or
+    closed; none of that sends the listings back to the start of history."""
+    records: list[r.Record] = [rec.repo(REPO)]
+    records += [rec.issue(n, _at(n)) for n in range(1, 251)]  # three pages of issues
+    with FakeGitHub(records, token=TOKEN) as gh:
+        sync(store, gh)
+        with store.begin() as conn:
+            cursor = store.get_cursor(conn, store.repo_id(conn, REPO) or 0, "issues")
+        # Pages of 100 from `since` = the newest time on the page before (inclusive): #1-#100,
+        # #100-#199, then the short one, #199-#250, whose `since` is the cursor.
+        assert cursor == _at(199)
+        gh.extra_tokens.add(FRESH)
+        gh.advance(60)
+        gh.push()
+        gh.add_item(REPO, title="opened", author="erin")
+        gh.update_item(REPO, 3, state="closed")
+        plain.sync(store, gh, REPO, token=FRESH)
+        issues = [q for q in gh.requests if q.path.endswith("/issues")]
+        # One listing request, from the stored cursor: the two changed issues and the page.
+        assert [q.query.get("since") for q in issues] == [_at(199)]
+        # The repository's Last-Modified did not move with the push or the issues.
+        assert gh.requests[0].path == f"/repos/{REPO}" and gh.requests[0].status == 304
+        assert_same(store, gh)
+        # A star moves it: one paid 200 for the repository, and still no re-listing.
+        gh.advance(60)
+        gh.star()
+        gh.fork()
+        report = plain.sync(store, gh, REPO, token=FRESH)
+        assert gh.requests[0].status == 200 and report.rest_requests == 4
+        assert all(q.query.get("since") for q in gh.requests if q.path.endswith("/issues"))
+        assert_same(store, gh)
 
 
 def test_only_changed_items_are_refetched(store: Store, gh: FakeGitHub) -> None:

@@ -66,6 +66,10 @@ class Response:
     def etag(self) -> str | None:
         return self.headers.get("etag")
 
+    @property
+    def last_modified(self) -> str | None:
+        return self.headers.get("last-modified")
+
 
 @dataclass
 class ClientStats:
@@ -198,15 +202,20 @@ class GitHubClient:
         params: Mapping[str, Any] | None = None,
         etag: str | None = None,
         *,
+        modified_since: str | None = None,
         parse: Callable[[Any], Any] | None = None,
     ) -> Response:
-        """GET a REST resource; with `etag`, an unchanged one comes back `not_modified`.
+        """GET a REST resource; with `etag` (sent as If-None-Match) or `modified_since` (a
+        `Last-Modified` it answered before, sent as If-Modified-Since), an unchanged one comes
+        back `not_modified`. HTTP lets If-None-Match overrule the other, so pass one of them.
 
         `parse` (shapes.py) turns the JSON into `Response.parsed`; an `UnexpectedAnswer` from
         it is retried, then raised as a SourceError.
         """
         url = self.url_for(path, params)
         headers = {"If-None-Match": etag} if etag else {}
+        if modified_since:
+            headers["If-Modified-Since"] = modified_since
         what = f"GET {path}"
 
         def attempt(state: _CallState) -> Response:

@@ -9,12 +9,13 @@ keyset, so it falls back to `page=2,3…` of the same `since`; GitHub refuses de
 (422), and then the rest of that second is read another way (same_second.py). Each page's rows
 and the stream's cursor commit in one transaction; the cursor is the `since` of the last
 request made (`|N` for page N of a one-second run), and the ETag of the final short page is kept
-so an unchanged re-sync costs 304s.
+so an unchanged re-sync costs 304s (on the same token: GitHub binds ETags to it). A stream has
+changed only if a page holds a row the store lacks or holds as of an older update.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from tidings.common.records import Record
@@ -23,7 +24,9 @@ from tidings.sources.github import pages, same_second, shapes
 from tidings.sources.github.client import PageTooDeep
 from tidings.sources.github.context import SyncContext, log
 from tidings.sources.github.writers import Write, write_items, write_plain
+from tidings.store import Connection, comments, items
 from tidings.store.limits import EARLIEST, END
+from tidings.store.rows import record_problem
 
 
 def parse_cursor(cursor: str | None) -> tuple[str | None, int]:
@@ -117,7 +120,6 @@ def read_stream(
         if resp.not_modified:
             break
         listed: list[Any] = resp.parsed
-        changed |= bool(listed)
         if resuming:
             resuming = False
             if not listed or nz.format_time(listed[0].updated_at) != since:
@@ -136,6 +138,7 @@ def read_stream(
             if newest != since:
                 next_since, next_page = newest, 1
         with store.begin() as conn:
+            changed |= _news(ctx, conn, stream, listed)
             written = write(conn, listed)
             if full:
                 store.set_cursor(conn, ctx.repo_id, stream, format_cursor(next_since, next_page))
@@ -154,3 +157,23 @@ def read_stream(
         since, page = next_since, next_page
     log.info("%s: %s stream read %d rows", ctx.full_name, stage, done)
     return changed
+
+
+def _news(ctx: SyncContext, conn: Connection, stream: str, listed: Sequence[Any]) -> bool:
+    """Does the page hold a row the store lacks, or holds as of an older update? A page read
+    again only because its ETag was another token's (a new token every Actions job: see
+    repository.py) holds none, and must not count as a change, which costs the totals check
+    (reconcile.py) on an otherwise quiet re-sync."""
+    # A row the store cannot hold (store/limits.py) is skipped when written, and a number
+    # past a column's range cannot even be asked for.
+    listed = [x for x in listed if record_problem(x) is None]
+    if not listed:
+        return False
+    if stream == "issues":
+        held = items.updated_times(conn, ctx.repo_id, [x.number for x in listed])
+        times = [(x.number, x.updated_at) for x in listed]
+    else:
+        kind: comments.Kind = "comment" if stream == "comments" else "review_comment"
+        held = comments.updated_times(conn, ctx.repo_id, kind, [x.id for x in listed])
+        times = [(x.id, x.updated_at) for x in listed]
+    return any(key not in held or held[key] < updated for key, updated in times)

@@ -1,7 +1,9 @@
 """Syncing one GitHub repository into the store: the cheapest complete plan we know.
 
-1. **Repository** — `GET /repos/{o}/{r}` with its ETag. This validates the name and the token
-   before anything is written, and costs nothing (a 304) when the repository is unchanged.
+1. **Repository** — `GET /repos/{o}/{r}` with If-Modified-Since (its `Last-Modified`, which is
+   its `updated_at`). This validates the name and the token before anything is written, and
+   costs nothing (a 304) while its settings, stars and forks are unchanged, whatever the token
+   (repository.py says why not its ETag).
 2. **Three repository-wide `since` streams** — issues (PRs included), issue comments and review
    comments, each `sort=updated&direction=asc&per_page=100`. They are paged by *keyset on
    `since`*, not by page number: after a page is committed the next request asks for
@@ -21,8 +23,12 @@
    request made*, and the ETag of that final (short) page's URL is stored (if the page was
    well-formed and not empty), so a re-sync with nothing changed repeats exactly those URLs
    and GitHub answers 304 — which costs no rate limit. A sync with nothing changed costs four
-   requests, all 304. `--since DATE` starts the
-   streams at that date instead of the cursor; a first sync without it reads all history.
+   requests, all 304. GitHub binds ETags to the token, so on a new token (the Actions recipe's
+   `GITHUB_TOKEN` is new every job) each stream's last page is a paid 200 instead: three paid
+   requests and a 304, since those pages hold nothing the store lacks and so change nothing
+   (no details, no totals check). GitHub documents no `Last-Modified` for these listings, and
+   a wrong 304 there would hide changes, so they are not asked by date. `--since DATE` starts
+   the streams at that date instead of the cursor; a first sync without it reads all history.
 4. **PR details by GraphQL** — reviews, files, merge data, closing references and review
    threads' resolution (stored as `unresolved_threads`, the count GitHub reports *now*: for a
    merged PR usually the state at merge, as threads are rarely touched after) have no
