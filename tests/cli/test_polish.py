@@ -61,9 +61,13 @@ def test_dash_h_is_help_everywhere(args: list[str], tmp_path: Path) -> None:
 def test_a_command_summary_is_one_sentence_not_the_source_lines(tmp_path: Path) -> None:
     env = {**os.environ, "COLUMNS": "200"}
     listing = tidings("report", "--help", cwd=tmp_path, env=env).stdout
-    # The weekly's docstring breaks its first paragraph after "(reusing": listed, it is whole.
-    line = next(x for x in listing.splitlines() if "weekly" in x and "ISO week" in x)
-    assert "(reusing the daily per-PR analyses) or by rules." in line
+    # The weekly's docstring breaks its first paragraph after "(reusing": listed, it is one
+    # sentence (wrapped to the terminal, not at the source's line breaks).
+    listed = " ".join(listing.split("Commands:")[1].split())
+    assert (
+        "weekly Write one ISO week's report: merged work, risk tags, trends; prose by a model "
+        "(reusing the daily per-PR analyses) or by rules." in listed
+    )
     summaries = [c.short_help for c in app.registered_commands]
     assert summaries and all(s and "\n" not in s for s in summaries)
 

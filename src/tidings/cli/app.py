@@ -27,6 +27,7 @@ app = typer.Typer(
     help="Daily and weekly development reports for fast-moving GitHub repositories.\n\n"
     "Start with `tidings demo` (offline), or `tidings init OWNER/REPO` for your own.",
     no_args_is_help=True,
+    rich_markup_mode=None,
     # Click hands these down to every subcommand's context: `tidings report daily -h` works too.
     context_settings={"help_option_names": ["-h", "--help"]},
     # --install-completion / --show-completion for bash, zsh, fish and PowerShell (Click's).
@@ -227,10 +228,10 @@ LLMOpt = Annotated[
     bool | None,
     typer.Option(
         "--llm/--no-llm",
-        help="Let the \\[llm] model write the prose (default: when base_url and model are set).",
+        help="Let the [llm] model write the prose (default: when base_url and model are set).",
     ),
 ]
 PdfOpt = Annotated[
     bool | None,
-    typer.Option("--pdf/--no-pdf", help="Make PDF downloads (default: \\[site] pdf, true)."),
+    typer.Option("--pdf/--no-pdf", help="Make PDF downloads (default: [site] pdf, true)."),
 ]

@@ -17,14 +17,13 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
-from rich.text import Text
 
 from tidings.common.textsafe import clean, json_safe
 from tidings.errors import TidingsError, redact
 
-if TYPE_CHECKING:  # types only: `tidings --help` need not load the store
+if TYPE_CHECKING:  # types only: `tidings --help` need not load the store, nor Rich's tables
+    from rich.table import Table
+
     from tidings.facts.inventory import RepoSummary
     from tidings.facts.stats import Churn, WindowStats
     from tidings.jobs.runner import RepoOutcome
@@ -114,6 +113,14 @@ def error_line(message: str) -> None:
 @contextmanager
 def progress_display() -> Iterator[Callable[[str, int, int | None], None]]:
     """A `progress(stage, done, total)` callback drawing bars on stderr (silent when piped)."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
     if not err.is_terminal:
         yield lambda _stage, _done, _total: None
         return
@@ -159,6 +166,8 @@ def show(*tables: Table) -> None:
 
 def _plain(value: object) -> str:
     # Cells hold escaped markup (`cell`) or Text; piped, neither may split a row or a column.
+    from rich.text import Text
+
     if isinstance(value, Text):
         text = value.plain
     elif isinstance(value, str):
@@ -173,6 +182,8 @@ UNITS = {"elapsed": "s", "seconds": "s", "bytes": "bytes"}
 
 
 def key_value_table(title: str, data: dict[str, Any]) -> Table:
+    from rich.table import Table
+
     table = Table(title=cell(title), show_header=False)
     table.add_column("what", no_wrap=True)
     table.add_column("value", justify="right", overflow="fold")
@@ -200,6 +211,8 @@ def _numbers(numbers: list[int], limit: int = 12) -> str:
 
 
 def _churn_table(title: str, rows: Iterable[Churn]) -> Table:
+    from rich.table import Table
+
     table = Table(title=title)
     table.add_column("path")
     for name in ("churn", "+", "-", "PRs"):
@@ -211,6 +224,8 @@ def _churn_table(title: str, rows: Iterable[Churn]) -> Table:
 
 def stats_tables(stats: WindowStats) -> list[Table]:
     """`tidings stats` for people: counts with their items, then paths and people."""
+    from rich.table import Table
+
     as_of = stats.data_as_of.strftime("%Y-%m-%d %H:%M UTC") if stats.data_as_of else "no data"
     counts = Table(
         title=cell(f"{stats.repository}: {stats.window.display}"),
@@ -278,6 +293,8 @@ def stats_tables(stats: WindowStats) -> list[Table]:
 
 
 def repos_table(rows: list[RepoSummary]) -> Table:
+    from rich.table import Table
+
     table = Table(title="repositories in the store")
     _repo_column(table, [clean(r.full_name) for r in rows])
     for name in ("issues", "PRs", "comments", "reviews"):
@@ -297,6 +314,9 @@ _SYNC_SHOWN = ("items", "comments", "reviews", "requests")
 
 def run_table(outcomes: list[RepoOutcome]) -> Table:
     """What `tidings run` did, one row per repository; counts say what they count."""
+    from rich.table import Table
+    from rich.text import Text
+
     table = Table(title="tidings run")
     _repo_column(table, [clean(o.repo) for o in outcomes])
     table.add_column("status", overflow="fold")

@@ -45,7 +45,7 @@ def notify(
         typer.Argument(
             metavar="REPORT.json",  # Click adds the brackets and dots
             help="Report files to announce (default: the newest daily and weekly report of "
-            "each configured repository in \\[site] reports_dir).",
+            "each configured repository in [site] reports_dir).",
             show_default=False,
         ),
     ] = None,
@@ -54,7 +54,7 @@ def notify(
         typer.Option(
             "--to",
             metavar="URL",
-            help="Send here instead of \\[notify] urls: an Apprise URL such as "
+            help="Send here instead of [notify] urls: an Apprise URL such as "
             "slack://..., discord://..., msteams://..., feishu://..., dingtalk://..., "
             "wecombot://..., mailto://..., json://HOST/PATH; ${VAR} reads the environment. "
             "Repeatable.",

@@ -54,7 +54,7 @@ def worker(
             "--concurrency",
             min=1,
             max=64,
-            help="Jobs this worker runs at once (default: \\[run] concurrency, 4).",
+            help="Jobs this worker runs at once (default: [run] concurrency, 4).",
         ),
     ] = None,
     once: Annotated[

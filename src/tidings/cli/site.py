@@ -22,12 +22,12 @@ app.add_typer(site_app, name="site")
 def site_build(
     ctx: typer.Context,
     out: Annotated[
-        Path | None, typer.Option("--out", help="Site folder (default: \\[site] out_dir, site).")
+        Path | None, typer.Option("--out", help="Site folder (default: [site] out_dir, site).")
     ] = None,
     source: Annotated[
         Path | None,
         typer.Option(
-            "--from", help="Folder of report JSON files (default: \\[site] reports_dir, reports)."
+            "--from", help="Folder of report JSON files (default: [site] reports_dir, reports)."
         ),
     ] = None,
     pdf: PdfOpt = None,
@@ -86,7 +86,7 @@ def run_cmd(
             "--concurrency",
             min=1,
             max=64,
-            help="Repositories worked on at once (default: \\[run] concurrency, 4).",
+            help="Repositories worked on at once (default: [run] concurrency, 4).",
         ),
     ] = None,
     full_history: Annotated[
@@ -112,7 +112,7 @@ def run_cmd(
             min=1,
             metavar="DAYS",
             help="A repository never synced into this store reads only its last DAYS days "
-            "and the week they start in (default: \\[run] first_sync_days, 14). Later syncs "
+            "and the week they start in (default: [run] first_sync_days, 14). Later syncs "
             "resume either way.",
         ),
     ] = None,
@@ -120,7 +120,7 @@ def run_cmd(
         bool,
         typer.Option(
             "--notify/--no-notify",
-            help="Announce new reports to \\[notify] urls (a failed message is a warning).",
+            help="Announce new reports to [notify] urls (a failed message is a warning).",
         ),
     ] = True,
     as_json: JsonOpt = False,
