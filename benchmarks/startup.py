@@ -73,7 +73,7 @@ def _loaded(args: list[str], env: dict[str, str]) -> list[str]:
 def measure(runs: int) -> dict[str, Any]:
     env = _env()
     times: dict[str, list[float]] = {name: [] for name in COMMANDS}
-    for name, args in COMMANDS.items():  # warm the file cache and .pyc files first
+    for args in COMMANDS.values():  # warm the file cache and .pyc files first
         _once(args, env)
     for _ in range(runs):
         for name, args in COMMANDS.items():
