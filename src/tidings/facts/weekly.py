@@ -10,11 +10,10 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal
+from typing import Literal
 
 from tidings.config import RepoConfig
 from tidings.facts.activity_data import WindowData
-from tidings.facts.evidence import PREvidence
 from tidings.facts.generated import is_bot_pr, is_generated
 from tidings.facts.importance import Scored, score_merged
 from tidings.facts.relands import Reland
@@ -234,16 +233,18 @@ def _tags(pr: MergedPR) -> list[str]:
     return [f"[{t}]" for t in topic_tags(pr.title)]
 
 
-def label_trends(facts: WeekFacts, top: int = 10) -> list[Trend]:
+def label_trends(facts: WeekFacts, top: int | None = 10) -> list[Trend]:
+    """Merged PRs per label (process labels left out), most common first; `top` None: all."""
     return _count_trends(facts, _labels, top)
 
 
-def tag_trends(facts: WeekFacts, top: int = 10) -> list[Trend]:
+def tag_trends(facts: WeekFacts, top: int | None = 10) -> list[Trend]:
+    """Merged PRs per title tag, most common first; `top` None: all."""
     return _count_trends(facts, _tags, top)
 
 
 def _count_trends(
-    facts: WeekFacts, names: Callable[[MergedPR], Iterable[str]], top: int
+    facts: WeekFacts, names: Callable[[MergedPR], Iterable[str]], top: int | None
 ) -> list[Trend]:
     now, display = _spellings(facts.prs, names)
     before, _ = _spellings(facts.prev_prs, names)
@@ -388,10 +389,11 @@ def primary_theme(pr: MergedPR, repo: RepoConfig | None = None) -> tuple[AreaKin
     return "path", "."
 
 
-def themes(facts: WeekFacts, limit: int = 6) -> list[Theme]:
+def themes(facts: WeekFacts, limit: int | None = 6) -> list[Theme]:
     """The week's themes over PRs by people (bot PRs and formatting sweeps, which only
     re-format code, are in no theme): technical directions first, by size, then kinds of
-    change such as `[CI]`; each PR in exactly one."""
+    change such as `[CI]`; each PR in exactly one. `limit` None: every theme (the first
+    `limit` of them are the same either way)."""
     rank = {n: k for k, n in enumerate(facts.ranked)}
     prs = [p for p in facts.prs if p.number not in facts.bots and not facts.sweep(p.number)]
     return _themes(prs, rank, facts.repo, limit)
@@ -416,7 +418,7 @@ def previous_theme_sizes(facts: WeekFacts) -> Counter[tuple[AreaKind, str]]:
 
 
 def _themes(
-    prs: list[MergedPR], rank: dict[int, int], repo: RepoConfig | None, limit: int
+    prs: list[MergedPR], rank: dict[int, int], repo: RepoConfig | None, limit: int | None
 ) -> list[Theme]:
     groups: dict[tuple[AreaKind, str], list[int]] = defaultdict(list)
     spelled: dict[tuple[AreaKind, str], Counter[str]] = defaultdict(Counter)
@@ -480,16 +482,3 @@ def follow_up_groups(facts: WeekFacts) -> list[FollowGroup]:
             reasons.setdefault(reason, []).append(watch.number)
     out += [FollowGroup("watch", reason, tuple(numbers)) for reason, numbers in reasons.items()]
     return out
-
-
-@dataclass
-class WeekInput:
-    """The week's facts and the lists its report shows, as the report writer computed them:
-    what the model layer reads (kept here so the report path loads no model code)."""
-
-    facts: WeekFacts
-    evidence: dict[int, PREvidence] = field(default_factory=dict)
-    themes: list[Theme] = field(default_factory=list)  # key changes
-    risky: list[int] = field(default_factory=list)  # risk observations, in order
-    follow_ups: list[FollowGroup] = field(default_factory=list)
-    summary: dict[str, Any] | None = None  # the opening summary's figures
