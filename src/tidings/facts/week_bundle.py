@@ -38,7 +38,6 @@ THEMES = 6  # the key-change themes (and the themes the opening summary names)
 KEY_PRS = 8  # the key-PR quick view (and the key PRs the model's summary reads)
 COUNTED = 8  # the labels and title tags the executive summary counts
 TRENDS = 10  # the rows of each module-trend table
-CHURN_DEPTH = 2  # the directory depth of the module trends
 PREVIOUS_THEMES = 6  # last week's themes this week's are compared with
 
 
@@ -56,7 +55,9 @@ class WeekBundle:
     labels: tuple[Trend, ...]  # the TRENDS most common labels against last week
     tags: tuple[Trend, ...]  # the TRENDS most common title tags against last week
     tag_counts: Mapping[str, int]  # every title tag (in lower case) -> this week's merged PRs
-    directories: tuple[Trend, ...]  # the TRENDS directories with the most changed lines
+    # The TRENDS directories (two levels, as `tidings stats` cuts them) with the most changed
+    # lines.
+    directories: tuple[Trend, ...]
     files: tuple[Trend, ...]  # the TRENDS files with the most changed lines
     generated_churn: int  # changed lines the two above leave out (bots, generated files)
     risky: tuple[int, ...]  # the risk observations' PRs, heaviest first
@@ -87,14 +88,14 @@ def week_bundle(facts: WeekFacts, repo: RepoConfig) -> WeekBundle:
     all_tags = tag_trends(facts, top=None)
     return WeekBundle(
         facts=facts,
-        themes=tuple(themes(facts, limit=None)),
+        themes=tuple(themes(facts)),
         previous_themes=tuple(previous_themes(facts, PREVIOUS_THEMES)),
         previous_theme_sizes=dict(previous_theme_sizes(facts)),
         risk_counts=_ordered(risk_counts(facts)),
         labels=tuple(label_trends(facts, TRENDS)),
         tags=tuple(all_tags[:TRENDS]),
         tag_counts={x.name.lower(): x.value for x in all_tags},
-        directories=tuple(churn_trends(facts, files=False, depth=CHURN_DEPTH, top=TRENDS)),
+        directories=tuple(churn_trends(facts, files=False, top=TRENDS)),
         files=tuple(churn_trends(facts, files=True, top=TRENDS)),
         generated_churn=generated_churn(facts),
         risky=tuple(risky(facts, repo.risk.top)),

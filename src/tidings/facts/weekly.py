@@ -28,7 +28,7 @@ from tidings.facts.risk import (
     reverted_pr,
     risk_score,
 )
-from tidings.facts.stats import directory_of
+from tidings.facts.stats import DEFAULT_DEPTH, directory_of
 from tidings.facts.topics import TopicMatch, topic_matches
 from tidings.facts.trends import PROCESS_LABELS, AreaKind, is_generic, topic_tags
 from tidings.facts.watchlist import Watch, watchlist
@@ -233,12 +233,12 @@ def _tags(pr: MergedPR) -> list[str]:
     return [f"[{t}]" for t in topic_tags(pr.title)]
 
 
-def label_trends(facts: WeekFacts, top: int | None = 10) -> list[Trend]:
+def label_trends(facts: WeekFacts, top: int | None = None) -> list[Trend]:
     """Merged PRs per label (process labels left out), most common first; `top` None: all."""
     return _count_trends(facts, _labels, top)
 
 
-def tag_trends(facts: WeekFacts, top: int | None = 10) -> list[Trend]:
+def tag_trends(facts: WeekFacts, top: int | None = None) -> list[Trend]:
     """Merged PRs per title tag, most common first; `top` None: all."""
     return _count_trends(facts, _tags, top)
 
@@ -272,8 +272,11 @@ def _churn(
     return lines, Counter({k: len(v) for k, v in members.items()})
 
 
-def churn_trends(facts: WeekFacts, *, files: bool, depth: int = 2, top: int = 10) -> list[Trend]:
-    """Directories (cut to `depth`) or files by lines added plus deleted, as docs/stats.md."""
+def churn_trends(
+    facts: WeekFacts, *, files: bool, depth: int = DEFAULT_DEPTH, top: int | None = None
+) -> list[Trend]:
+    """Directories (cut to `depth`) or files by lines added plus deleted, as docs/stats.md;
+    `top` None: all."""
 
     def key(path: str) -> str:
         return path if files else directory_of(path, depth)
@@ -389,17 +392,17 @@ def primary_theme(pr: MergedPR, repo: RepoConfig | None = None) -> tuple[AreaKin
     return "path", "."
 
 
-def themes(facts: WeekFacts, limit: int | None = 6) -> list[Theme]:
+def themes(facts: WeekFacts, limit: int | None = None) -> list[Theme]:
     """The week's themes over PRs by people (bot PRs and formatting sweeps, which only
     re-format code, are in no theme): technical directions first, by size, then kinds of
-    change such as `[CI]`; each PR in exactly one. `limit` None: every theme (the first
-    `limit` of them are the same either way)."""
+    change such as `[CI]`; each PR in exactly one. `limit` None: every theme (a limit keeps
+    the first of them)."""
     rank = {n: k for k, n in enumerate(facts.ranked)}
     prs = [p for p in facts.prs if p.number not in facts.bots and not facts.sweep(p.number)]
     return _themes(prs, rank, facts.repo, limit)
 
 
-def previous_themes(facts: WeekFacts, limit: int = 6) -> list[Theme]:
+def previous_themes(facts: WeekFacts, limit: int | None = None) -> list[Theme]:
     """Last week's themes, grouped the same way (bot PRs left out alike); members by number,
     as last week's importance is not computed."""
     prs = sorted((p for p in facts.prev_prs if not _by_bot(p, facts)), key=lambda p: p.number)
