@@ -50,7 +50,7 @@ from tidings.errors import ConfigError, hide_password
 from tidings.facts.activity_data import WindowData
 from tidings.facts.daily import DayFacts
 from tidings.facts.evidence import PREvidence
-from tidings.facts.weekly import WeekInput
+from tidings.facts.week_bundle import WeekInput
 from tidings.store import Store
 
 __all__ = ["Analysis", "Analyst", "HighlightGroup"]
@@ -173,13 +173,7 @@ class Analyst:
             list(pool.map(lambda job: self._reduce(out, data, lang, job), jobs))
         return out
 
-    def analyse_week(
-        self,
-        days: list[DayFacts],
-        day_evidence: list[dict[int, PREvidence]],
-        week: WeekInput,
-        lang: Lang,
-    ) -> Analysis:
+    def analyse_week(self, week: WeekInput, lang: Lang) -> Analysis:
         """A week's model text: a summary of every merged PR, then each weekly section.
 
         A PR that a daily report of the week carries gets exactly that report's card (built
@@ -190,6 +184,7 @@ class Analyst:
         (analysis/weekly.py), all checked against the week's rows.
         """
         out = self._start()
+        days, day_evidence = week.days, week.day_evidence
         for k, day in enumerate(days):
             if not day.quiet:
                 self.known.note_sources(day.data, day_evidence[k])

@@ -1,5 +1,6 @@
 """What the model reads for each weekly section: payloads drawn from the week's facts and the
-per-PR answers, the same lists the weekly report lays out (`WeekInput`).
+per-PR answers, the very lists the weekly report lays out (facts/week_bundle.py computes them
+once for both; nothing here recomputes one).
 
     weekly_highlights  the top merged PRs with their summaries, and last week's themes ->
                        themes, each with its #Ns
@@ -15,7 +16,7 @@ per-PR answers, the same lists the weekly report lays out (`WeekInput`).
 
 from __future__ import annotations
 
-from collections import Counter
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from tidings.analysis.cards import evidence_fields
@@ -28,24 +29,13 @@ from tidings.facts.slots import (
     TrackItemText,
     TrackText,
 )
-from tidings.facts.weekly import (
-    TRACK_ITEMS,
-    Trend,
-    WeekInput,
-    churn_trends,
-    label_trends,
-    previous_risk_counts,
-    previous_theme_sizes,
-    previous_themes,
-    risk_counts,
-    tag_trends,
-)
+from tidings.facts.week_bundle import COUNTED, WeekBundle, WeekInput
+from tidings.facts.weekly import TRACK_ITEMS, Trend
 
 HIGHLIGHT_PRS = 40  # the most important merged PRs the model groups into themes
 THEME_PRS = 5
-PREVIOUS_THEMES = 6  # last week's themes a section compares with
 FOLLOW_PRS = 6
-TREND_ROWS = 8
+TREND_ROWS = 8  # of each module-trend table
 
 
 class WeeklyJob(NamedTuple):
@@ -105,19 +95,13 @@ def evidence_figures(week: WeekInput, n: int) -> dict[str, Any]:
     return out
 
 
-def _counts(counts: Counter[Any]) -> dict[str, int]:
-    """Counts most frequent first (ties by name), as a JSON-ready dict."""
-    return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
-
-
-def _previous_themes(week: WeekInput) -> list[dict[str, Any]]:
+def _previous_themes(week: WeekBundle) -> list[dict[str, Any]]:
     return [
-        {"kind": t.kind, "name": t.name, "merged_prs": len(t.members)}
-        for t in previous_themes(week.facts, PREVIOUS_THEMES)
+        {"kind": t.kind, "name": t.name, "merged_prs": len(t.members)} for t in week.previous_themes
     ]
 
 
-def _rows(trends: list[Trend]) -> list[dict[str, Any]]:
+def _rows(trends: Sequence[Trend]) -> list[dict[str, Any]]:
     return [
         {"name": x.name, "this_week": x.value, "previous_week": x.previous, "prs": x.prs}
         for x in trends[:TREND_ROWS]
@@ -126,7 +110,7 @@ def _rows(trends: list[Trend]) -> list[dict[str, Any]]:
 
 def payloads(week: WeekInput, texts: dict[Slot, str]) -> list[WeeklyJob]:
     """A job for every weekly section with something to say."""
-    f = week.facts
+    f, lists = week.facts, week.bundle
     if not f.prs:
         return []
     by_number = f.by_number
@@ -134,7 +118,7 @@ def payloads(week: WeekInput, texts: dict[Slot, str]) -> list[WeeklyJob]:
     head = {"week": f.window.label, "merged_prs": len(f.prs)}
     # Last week's themes, grouped as this week's are; under a `previous_week_` key, so their
     # counts are earlier figures to the guard.
-    before = {"previous_week_themes": _previous_themes(week)}
+    before = {"previous_week_themes": _previous_themes(lists)}
     out: list[WeeklyJob] = []
     out.append(
         WeeklyJob(
@@ -143,10 +127,10 @@ def payloads(week: WeekInput, texts: dict[Slot, str]) -> list[WeeklyJob]:
             authors,
         )
     )
-    if week.risky:
+    if lists.risky:
         prs = []
         logins = set(authors)
-        for n in week.risky:
+        for n in lists.risky:
             fields = evidence_fields(week.evidence.get(n), diff_chars=0)
             logins |= {t["login"] or "" for t in fields["review_threads"]}
             entry = brief(week, texts, n) | {
@@ -155,36 +139,34 @@ def payloads(week: WeekInput, texts: dict[Slot, str]) -> list[WeeklyJob]:
             }
             prs.append(entry | evidence_figures(week, n))
         out.append(WeeklyJob("weekly_risks", {"prs": prs}, logins))
-    counts = _counts(risk_counts(f))
     out.append(
         WeeklyJob(
             "weekly_exec",
             head
             | {
                 "previous_week_merged_prs": len(f.prev_prs),
-                "merged_prs_by_label": {x.name: x.value for x in label_trends(f, 8)},
-                "merged_prs_by_title_tag": {x.name: x.value for x in tag_trends(f, 8)},
-                "risk_tags_fired": dict(counts),
-                "previous_week_risk_tags_fired": _counts(previous_risk_counts(f)),
+                "merged_prs_by_label": {x.name: x.value for x in lists.labels[:COUNTED]},
+                "merged_prs_by_title_tag": {x.name: x.value for x in lists.tags[:COUNTED]},
+                "risk_tags_fired": dict(lists.risk_counts),
+                "previous_week_risk_tags_fired": dict(lists.previous_risk_counts),
             },
             set(),
         )
     )
-    if week.themes:
-        sizes = previous_theme_sizes(f)
+    if lists.key_themes:
         themes = [
             {
                 "key": theme_key(t.kind, t.name),
                 "kind": t.kind,
                 "name": t.name,
                 "merged_prs": len(t.members),
-                "previous_week_merged_prs": sizes[(t.kind, t.name.lower())],
+                "previous_week_merged_prs": lists.previous_size(t),
                 "prs": [brief(week, texts, n) for n in t.members[:THEME_PRS]],
             }
-            for t in week.themes
+            for t in lists.key_themes
         ]
         by_theme = tuple(
-            (theme_key(t.kind, t.name), ThemeText(t.kind, t.name)) for t in week.themes
+            (theme_key(t.kind, t.name), ThemeText(t.kind, t.name)) for t in lists.key_themes
         )
         out.append(WeeklyJob("weekly_themes", {"themes": themes} | before, authors, by_theme))
     if f.tracks:
@@ -224,19 +206,18 @@ def payloads(week: WeekInput, texts: dict[Slot, str]) -> list[WeeklyJob]:
                 }
             )
         out.append(WeeklyJob("weekly_tracks", {"tracks": tracks}, authors, tuple(slots)))
-    dirs = churn_trends(f, files=False, depth=2)
-    if dirs:
+    if lists.directories:
         trends = {
-            "changed_lines_by_directory": _rows(dirs),
-            "changed_lines_by_file": _rows(churn_trends(f, files=True)),
-            "merged_prs_by_label": _rows(label_trends(f)),
-            "merged_prs_by_title_tag": _rows(tag_trends(f)),
+            "changed_lines_by_directory": _rows(lists.directories),
+            "changed_lines_by_file": _rows(lists.files),
+            "merged_prs_by_label": _rows(lists.labels),
+            "merged_prs_by_title_tag": _rows(lists.tags),
         }
         out.append(WeeklyJob("weekly_trends", head | trends, set()))
-    if week.follow_ups:
+    if lists.follow_ups:
         groups = []
         named: set[str] = set()
-        for g in week.follow_ups:
+        for g in lists.follow_ups:
             entries = []
             for n in g.numbers[:FOLLOW_PRS]:
                 if n in by_number:
@@ -267,19 +248,42 @@ def payloads(week: WeekInput, texts: dict[Slot, str]) -> list[WeeklyJob]:
                     "items": entries,
                 }
             )
-        by_group = tuple((g.key, FollowUpText(g.kind, g.reason)) for g in week.follow_ups)
+        by_group = tuple((g.key, FollowUpText(g.kind, g.reason)) for g in lists.follow_ups)
         out.append(WeeklyJob("weekly_follow_ups", {"groups": groups}, named, by_group))
-    if week.summary is not None:
-        summary = dict(week.summary)
-        summary["key_prs"] = [
-            entry
-            | (
-                {"summary": texts[PRSummary(entry["number"])]}
-                if PRSummary(entry["number"]) in texts
-                else {}
-            )
-            for entry in summary.get("key_prs", [])
-        ]
-        logins = {x.get("author") or "" for x in summary["key_prs"]}
-        out.append(WeeklyJob("weekly_summary", summary, logins))
+    summary = summary_facts(lists, texts)
+    logins = {x.get("author") or "" for x in summary["key_prs"]}
+    out.append(WeeklyJob("weekly_summary", summary, logins))
     return out
+
+
+def summary_facts(week: WeekBundle, texts: dict[Slot, str]) -> dict[str, Any]:
+    """What the model's weekly summary may draw on: the figures of the rules' summary, and
+    the key PRs with their model summaries."""
+    f = week.facts
+    key_prs = []
+    for n in week.key_prs:
+        pr = f.by_number[n]
+        entry: dict[str, Any] = {
+            "number": n,
+            "title": pr.title,
+            # A git history gives a display name, no login.
+            **(
+                {"author": None, "author_name": pr.author}
+                if pr.source == "git"
+                else {"author": pr.author}
+            ),
+            "risk_tags": [t.tag for t in f.risks.get(n, [])],
+        }
+        if PRSummary(n) in texts:
+            entry["summary"] = texts[PRSummary(n)]
+        key_prs.append(entry)
+    return {
+        "week": f.window.label,
+        "merged_prs": len(f.prs),
+        "previous_week_merged_prs": len(f.prev_prs),
+        "themes": [
+            {"kind": x.kind, "name": x.name, "merged_prs": len(x.members)} for x in week.key_themes
+        ],
+        "risk_tags": dict(week.risk_counts),
+        "key_prs": key_prs,
+    }

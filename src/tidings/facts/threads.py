@@ -71,6 +71,26 @@ class ThreadStatus:
     outdated: bool
 
 
+@dataclass(frozen=True)
+class ThreadRows:
+    """What `review_threads` reads for a set of PRs, as stored: their inline comments (by PR,
+    oldest first), the threads' states by first comment id and the PRs' commit times. Read
+    once for several windows' PRs (a week's days), then threaded per window."""
+
+    comments: list[InlineComment]
+    states: dict[int, ThreadStatus]
+    commits: dict[int, list[datetime]]
+
+    def threads(
+        self, numbers: Iterable[int], authors: Mapping[int, str | None], bots: Iterable[str] = ()
+    ) -> dict[int, list[ReviewThread]]:
+        """The review threads of the PRs in `numbers` (among those read), as `review_threads`
+        gives them."""
+        wanted = set(numbers)
+        rows = [c for c in self.comments if c.number in wanted]
+        return review_threads(rows, self.states, self.commits, authors, bots)
+
+
 def review_threads(
     comments: Iterable[InlineComment],
     states: Mapping[int, ThreadStatus],

@@ -10,11 +10,10 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal
+from typing import Literal
 
 from tidings.common.config import RepoConfig
 from tidings.facts.activity_data import WindowData
-from tidings.facts.evidence import PREvidence
 from tidings.facts.generated import is_bot_pr, is_generated
 from tidings.facts.importance import Scored, score_merged
 from tidings.facts.relands import Reland
@@ -29,7 +28,7 @@ from tidings.facts.risk import (
     reverted_pr,
     risk_score,
 )
-from tidings.facts.stats import directory_of
+from tidings.facts.stats import DEFAULT_DEPTH, directory_of
 from tidings.facts.topics import TopicMatch, topic_matches
 from tidings.facts.trends import PROCESS_LABELS, AreaKind, is_generic, topic_tags
 from tidings.facts.watchlist import Watch, watchlist
@@ -234,16 +233,18 @@ def _tags(pr: MergedPR) -> list[str]:
     return [f"[{t}]" for t in topic_tags(pr.title)]
 
 
-def label_trends(facts: WeekFacts, top: int = 10) -> list[Trend]:
+def label_trends(facts: WeekFacts, top: int | None = None) -> list[Trend]:
+    """Merged PRs per label (process labels left out), most common first; `top` None: all."""
     return _count_trends(facts, _labels, top)
 
 
-def tag_trends(facts: WeekFacts, top: int = 10) -> list[Trend]:
+def tag_trends(facts: WeekFacts, top: int | None = None) -> list[Trend]:
+    """Merged PRs per title tag, most common first; `top` None: all."""
     return _count_trends(facts, _tags, top)
 
 
 def _count_trends(
-    facts: WeekFacts, names: Callable[[MergedPR], Iterable[str]], top: int
+    facts: WeekFacts, names: Callable[[MergedPR], Iterable[str]], top: int | None
 ) -> list[Trend]:
     now, display = _spellings(facts.prs, names)
     before, _ = _spellings(facts.prev_prs, names)
@@ -271,8 +272,11 @@ def _churn(
     return lines, Counter({k: len(v) for k, v in members.items()})
 
 
-def churn_trends(facts: WeekFacts, *, files: bool, depth: int = 2, top: int = 10) -> list[Trend]:
-    """Directories (cut to `depth`) or files by lines added plus deleted, as docs/stats.md."""
+def churn_trends(
+    facts: WeekFacts, *, files: bool, depth: int = DEFAULT_DEPTH, top: int | None = None
+) -> list[Trend]:
+    """Directories (cut to `depth`) or files by lines added plus deleted, as docs/stats.md;
+    `top` None: all."""
 
     def key(path: str) -> str:
         return path if files else directory_of(path, depth)
@@ -388,16 +392,17 @@ def primary_theme(pr: MergedPR, repo: RepoConfig | None = None) -> tuple[AreaKin
     return "path", "."
 
 
-def themes(facts: WeekFacts, limit: int = 6) -> list[Theme]:
+def themes(facts: WeekFacts, limit: int | None = None) -> list[Theme]:
     """The week's themes over PRs by people (bot PRs and formatting sweeps, which only
     re-format code, are in no theme): technical directions first, by size, then kinds of
-    change such as `[CI]`; each PR in exactly one."""
+    change such as `[CI]`; each PR in exactly one. `limit` None: every theme (a limit keeps
+    the first of them)."""
     rank = {n: k for k, n in enumerate(facts.ranked)}
     prs = [p for p in facts.prs if p.number not in facts.bots and not facts.sweep(p.number)]
     return _themes(prs, rank, facts.repo, limit)
 
 
-def previous_themes(facts: WeekFacts, limit: int = 6) -> list[Theme]:
+def previous_themes(facts: WeekFacts, limit: int | None = None) -> list[Theme]:
     """Last week's themes, grouped the same way (bot PRs left out alike); members by number,
     as last week's importance is not computed."""
     prs = sorted((p for p in facts.prev_prs if not _by_bot(p, facts)), key=lambda p: p.number)
@@ -416,7 +421,7 @@ def previous_theme_sizes(facts: WeekFacts) -> Counter[tuple[AreaKind, str]]:
 
 
 def _themes(
-    prs: list[MergedPR], rank: dict[int, int], repo: RepoConfig | None, limit: int
+    prs: list[MergedPR], rank: dict[int, int], repo: RepoConfig | None, limit: int | None
 ) -> list[Theme]:
     groups: dict[tuple[AreaKind, str], list[int]] = defaultdict(list)
     spelled: dict[tuple[AreaKind, str], Counter[str]] = defaultdict(Counter)
@@ -480,16 +485,3 @@ def follow_up_groups(facts: WeekFacts) -> list[FollowGroup]:
             reasons.setdefault(reason, []).append(watch.number)
     out += [FollowGroup("watch", reason, tuple(numbers)) for reason, numbers in reasons.items()]
     return out
-
-
-@dataclass
-class WeekInput:
-    """The week's facts and the lists its report shows, as the report writer computed them:
-    what the model layer reads (kept here so the report path loads no model code)."""
-
-    facts: WeekFacts
-    evidence: dict[int, PREvidence] = field(default_factory=dict)
-    themes: list[Theme] = field(default_factory=list)  # key changes
-    risky: list[int] = field(default_factory=list)  # risk observations, in order
-    follow_ups: list[FollowGroup] = field(default_factory=list)
-    summary: dict[str, Any] | None = None  # the opening summary's figures

@@ -159,6 +159,15 @@ def previous(window: Window, n: int = 1) -> Window:
     return weekly_window(year, week, window.tz, window.cutoff)
 
 
+def days_of(week: Window) -> list[Window]:
+    """The seven daily windows of a weekly one, Monday first: they tile it, each starting
+    where the one before ends (both are cut at the same local time)."""
+    if week.kind != "week":
+        raise ValueError(f"{week.label} is not a week")
+    monday = _local_day(week)
+    return [daily_window(monday + timedelta(days=k), week.tz, week.cutoff) for k in range(7)]
+
+
 def _local_day(window: Window) -> date:
     # The label names the local start day; the start instant may sit on another local day
     # when the cut-off fell in a DST gap, so trust the label.

@@ -15,7 +15,7 @@ from tidings.facts.load.window import comment_of
 from tidings.facts.review_figures import ThreadFigures, ThreadState, thread_figures
 from tidings.facts.review_notes import ReviewNote, review_notes
 from tidings.facts.roles import Roles
-from tidings.facts.threads import InlineComment, ReviewThread, ThreadStatus, review_threads
+from tidings.facts.threads import InlineComment, ReviewThread, ThreadRows, ThreadStatus
 from tidings.store import schema
 from tidings.store.comments import review_record
 
@@ -51,6 +51,12 @@ def load_threads(
     bots: Iterable[str] = (),
 ) -> dict[int, list[ReviewThread]]:
     """Each PR's inline review threads raised by someone other than its author, oldest first."""
+    wanted = set(numbers)
+    return read_threads(conn, repo_id, wanted).threads(wanted, authors, bots)
+
+
+def read_threads(conn: Connection, repo_id: int, numbers: Iterable[int]) -> ThreadRows:
+    """The stored inline comments, thread states and commit times of the PRs in `numbers`."""
     wanted = sorted(set(numbers))
     rc = _rc
     rows: list[InlineComment] = []
@@ -68,7 +74,7 @@ def load_threads(
             ).mappings()
         )
     states, commits = _states(conn, repo_id, wanted)
-    return review_threads(rows, states, commits, authors, bots)
+    return ThreadRows(rows, states, commits)
 
 
 def _states(

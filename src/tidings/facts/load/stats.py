@@ -84,6 +84,12 @@ def _live_items(repo_id: int) -> sa.ColumnElement[bool]:
 
 def item_lists(conn: Connection, repo_id: int, window: Window) -> ItemLists:
     """Which issues and PRs were opened, closed and merged in the window."""
+    return lists_of(item_dates(conn, repo_id, window), window)
+
+
+def item_dates(conn: Connection, repo_id: int, window: Window) -> list[ItemDates]:
+    """The issues and PRs opened, closed or merged in the window, by number: what its lists
+    and those of any window inside it are made of (facts/stats.py `lists_of`)."""
     t = items_t
     rows = conn.execute(
         sa.select(
@@ -105,7 +111,7 @@ def item_lists(conn: Connection, repo_id: int, window: Window) -> ItemLists:
         )
         .order_by(t.c.number)
     )
-    return lists_of((ItemDates(*row) for row in rows), window)
+    return [ItemDates(*row) for row in rows]
 
 
 def _merged_in(repo_id: int, window: Window) -> sa.ColumnElement[bool]:

@@ -107,8 +107,11 @@ def load_window(
     data.activity.sort(key=lambda c: (c.created_at, c.kind, c.id))
 
     touched = {c.number for c in data.activity}
+    # By number, here and below: a window cut from a longer one's rows (facts/week_days.py)
+    # holds them in the same order.
     item_rows = conn.execute(
-        sa.select(it).where(
+        sa.select(it)
+        .where(
             it.c.repo_id == repo_id,
             ~it.c.deleted,
             sa.or_(
@@ -118,6 +121,7 @@ def load_window(
                 it.c.number.in_(sorted(touched)) if touched else sa.false(),
             ),
         )
+        .order_by(it.c.number)
     ).mappings()
     for row in item_rows:
         data.items[row["number"]] = _item(row)
@@ -134,7 +138,7 @@ def load_window(
             sa.union(
                 pairs.where(mine, refs.c.number.in_(numbers)),
                 pairs.where(mine, refs.c.issue_number.in_(numbers)),
-            )
+            ).order_by(refs.c.number, refs.c.issue_number)
         ):
             data.closes.setdefault(ref.number, []).append(ref.issue_number)
             data.closed_by.setdefault(ref.issue_number, []).append(ref.number)
@@ -209,7 +213,9 @@ def _load_missing_items(conn: Connection, repo_id: int, data: WindowData, wanted
         return
     it = schema.items
     for row in conn.execute(
-        sa.select(it).where(it.c.repo_id == repo_id, ~it.c.deleted, it.c.number.in_(missing))
+        sa.select(it)
+        .where(it.c.repo_id == repo_id, ~it.c.deleted, it.c.number.in_(missing))
+        .order_by(it.c.number)
     ).mappings():
         data.items[row["number"]] = _item(row)
 

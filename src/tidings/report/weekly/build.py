@@ -10,9 +10,9 @@ from tidings._version import __version__
 from tidings.common.config import Lang, RepoConfig
 from tidings.common.records import now_utc
 from tidings.facts.coverage import data_stops_inside
-from tidings.facts.load.coverage import coverage, has_api_items
-from tidings.facts.load.week import load_week
-from tidings.facts.weekly import themes
+from tidings.facts.load.coverage import coverage
+from tidings.facts.load.week import load_week, load_week_input
+from tidings.facts.week_bundle import week_bundle
 from tidings.facts.windows import weekly_window
 from tidings.report import weekly_model as w
 from tidings.report.provenance import record_llm, window_utc
@@ -20,13 +20,12 @@ from tidings.report.weekly import summary as opening
 from tidings.report.weekly.executive import executive
 from tidings.report.weekly.follow_ups import follow_ups
 from tidings.report.weekly.highlights import highlights
-from tidings.report.weekly.model_input import daily_facts, model_input
-from tidings.report.weekly.prs import KEY_PRS, merged_prs
+from tidings.report.weekly.prs import merged_prs
 from tidings.report.weekly.risks import risk_observations
 from tidings.report.weekly.themes import key_changes, merged_groups
 from tidings.report.weekly.tracks import tracks
 from tidings.report.weekly.trends import trends
-from tidings.report.weekly.writer import THEMES, WeekWriter
+from tidings.report.weekly.writer import WeekWriter
 from tidings.report.weekly_model import WeeklyReport
 from tidings.store import Store
 
@@ -55,15 +54,14 @@ def build_weekly(
     texts: Analysis | None = None
     with store.engine.connect() as conn:
         repo_id = store.require_repo(conn, repo.name)
-        facts = load_week(conn, repo_id, repo, window)
-        api_data = has_api_items(conn, repo_id)
+        # The week's lists, computed once: the model reads what the writer lays out.
+        bundle = week_bundle(load_week(conn, repo_id, repo, window), repo)
         until = data_stops_inside(window, coverage(conn, repo_id))
         if analysis is not None:
-            days = daily_facts(conn, repo_id, repo, year, week)
-            day_evidence, week_input = model_input(conn, repo_id, repo, facts, days)
+            model_input = load_week_input(conn, repo_id, repo, bundle)
     if analysis is not None:
-        texts = analysis.analyse_week(days, day_evidence, week_input, lang)
-    writer = WeekWriter(repo, lang, facts, web_url, api_data, texts)
+        texts = analysis.analyse_week(model_input, lang)
+    writer = WeekWriter(repo, lang, bundle, web_url, texts)
     report = _report(writer, now or now_utc())
     report.window.data_until = until
     if texts is not None:
@@ -79,9 +77,9 @@ def _report(wr: WeekWriter, now: datetime) -> WeeklyReport:
     # The label names the local Monday even when the cut-off fell in a DST gap.
     first = date.fromisocalendar(year, week, 1)
     last = first + timedelta(days=6)
-    themes_ = themes(f, THEMES)
+    themes_ = wr.week.key_themes
     observations = risk_observations(wr)
-    key_prs = [prs[n] for n in f.ranked[:KEY_PRS]]
+    key_prs = [prs[n] for n in wr.week.key_prs]
     generated = now.astimezone(UTC).replace(microsecond=0)
     return w.WeeklyReport(
         repo=wr.repo.name,

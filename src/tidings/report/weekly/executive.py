@@ -4,7 +4,7 @@ title tags and risk tags by count."""
 from __future__ import annotations
 
 from tidings.facts.slots import Section
-from tidings.facts.weekly import label_trends, risk_counts, tag_trends
+from tidings.facts.week_bundle import COUNTED
 from tidings.report import weekly_model as w
 from tidings.report.weekly.writer import WeekWriter
 from tidings.words.weekly import tag_name
@@ -12,13 +12,9 @@ from tidings.words.weekly import tag_name
 
 def executive(wr: WeekWriter) -> w.ExecutiveSummary:
     f = wr.facts
-    labels = label_trends(f, 8)
-    tags = tag_trends(f, 8)
-    counts = risk_counts(f)
-    by_risk = [
-        w.RiskCount(name=k, count=n)
-        for k, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
-    ]
+    labels = wr.week.labels[:COUNTED]
+    tags = wr.week.tags[:COUNTED]
+    by_risk = [w.RiskCount(name=k, count=n) for k, n in wr.week.risk_counts]
     merged, prev = len(f.prs), len(f.prev_prs)
     if prev:
         pct = round(abs(merged - prev) * 100 / prev)

@@ -4,7 +4,7 @@ behind it."""
 from __future__ import annotations
 
 from tidings.facts.slots import FollowUpText
-from tidings.facts.weekly import FollowGroup, follow_up_groups
+from tidings.facts.weekly import FollowGroup
 from tidings.report import weekly_model as w
 from tidings.report.weekly.writer import WeekWriter
 
@@ -12,7 +12,7 @@ FOLLOW_ITEMS = 8  # items listed under a follow-up
 
 
 def follow_ups(wr: WeekWriter) -> list[w.FollowUp]:
-    return [follow_up(wr, g) for g in follow_up_groups(wr.facts)]
+    return [follow_up(wr, g) for g in wr.week.follow_ups]
 
 
 def follow_up(wr: WeekWriter, group: FollowGroup) -> w.FollowUp:

@@ -3,6 +3,8 @@ rules' pick of the week's most telling merged PRs."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from tidings.facts.slots import PRSummary
 from tidings.facts.weekly import Theme
 from tidings.report import weekly_model as w
@@ -15,7 +17,7 @@ HIGHLIGHTS = 5
 
 
 def highlights(
-    wr: WeekWriter, themes_: list[Theme], prs: dict[int, w.WeeklyPR]
+    wr: WeekWriter, themes_: Sequence[Theme], prs: dict[int, w.WeeklyPR]
 ) -> list[w.Highlight]:
     """The model's technical directions when it wrote them (members checked in
     analysis); else reverts first, then the most important PR of each leading theme,

@@ -12,8 +12,6 @@ from tidings.report import weekly_model as w
 from tidings.report.model import Prose
 from tidings.report.weekly.writer import WeekWriter
 
-KEY_PRS = 8  # key-PR quick view
-
 
 def risk_tags(tags: list[risk.RiskTag]) -> list[w.RiskTag]:
     """The rules' tags as the report states them (its own models, the same fields)."""

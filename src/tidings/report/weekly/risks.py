@@ -8,7 +8,6 @@ from tidings.facts import risk
 from tidings.facts.review_figures import ThreadFigures
 from tidings.facts.risk import risk_score
 from tidings.facts.slots import RiskText
-from tidings.facts.weekly import risky
 from tidings.report import weekly_model as w
 from tidings.report.model import Prose
 from tidings.report.weekly.prs import risk_tags
@@ -19,7 +18,7 @@ from tidings.words.weekly import tag_name, wt
 def risk_observations(wr: WeekWriter) -> list[w.RiskObservation]:
     f = wr.facts
     out: list[w.RiskObservation] = []
-    for n in risky(f, wr.repo.risk.top):
+    for n in wr.week.risky:
         tags = f.risks[n]
         names = wr.join([tag_name(wr.lang, t.tag) for t in tags])
         out.append(

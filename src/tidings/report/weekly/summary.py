@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from tidings.facts.slots import Section
-from tidings.facts.weekly import Theme, risk_counts
+from tidings.facts.weekly import Theme
 from tidings.report import weekly_model as w
 from tidings.report.model import Prose
 from tidings.report.weekly.writer import WeekWriter
@@ -16,7 +18,7 @@ def summary(
     week: int,
     first: str,
     last: str,
-    themes_: list[Theme],
+    themes_: Sequence[Theme],
     observations: list[w.RiskObservation],
 ) -> Prose:
     values = {"year": year, "week": week, "first": first, "last": last}
@@ -51,16 +53,15 @@ def summary(
         parts.append(wr.t("summary_relands", n=len(relands), list=wr.join(relands)))
     if facts.bots:
         parts.append(wr.t("summary_bots", n=len(facts.bots)))
-    counts = risk_counts(facts)
+    counts = wr.week.risk_counts
     if counts:
-        common = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:2]
         listed = wr.join(
-            [wr.t("exec_risk_item", name=tag_name(wr.lang, k), count=n) for k, n in common]
+            [wr.t("exec_risk_item", name=tag_name(wr.lang, k), count=n) for k, n in counts[:2]]
         )
         parts.append(
             wr.t(
                 "summary_risks",
-                total=sum(counts.values()),
+                total=sum(n for _, n in counts),
                 tags=listed,
                 observed=len(observations),
             )
@@ -78,7 +79,7 @@ def coverage(wr: WeekWriter) -> w.Coverage:
     if not git:
         return w.Coverage(api_prs=api, git_prs=0, needs_api=[], text=None)
     needs = ["labels", "reviews", "comments", "unresolved_threads"]
-    if not wr.api_data:
+    if not wr.facts.api_data:
         needs.append("issues")
     missing = wr.join([wr.t(f"need_{k}") for k in needs])
     text = wr.t("coverage", git=git, missing=missing, repo=wr.repo.name)

@@ -4,11 +4,12 @@ and the grouping of the full merged list."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 from tidings.facts.importance import top_dirs
 from tidings.facts.risk import MergedPR
 from tidings.facts.slots import ThemeText
-from tidings.facts.weekly import Theme, tag_trends, themes
+from tidings.facts.weekly import Theme
 from tidings.report import weekly_model as w
 from tidings.report.weekly.writer import WeekWriter
 
@@ -16,10 +17,10 @@ THEME_ITEMS = 3  # PRs listed under a theme
 
 
 def key_changes(
-    wr: WeekWriter, themes_: list[Theme], prs: dict[int, w.WeeklyPR]
+    wr: WeekWriter, themes_: Sequence[Theme], prs: dict[int, w.WeeklyPR]
 ) -> list[w.ThemeChanges]:
     out: list[w.ThemeChanges] = []
-    tagged = {x.name.lower(): x.value for x in tag_trends(wr.facts, top=1000)}
+    tagged = wr.week.tag_counts
     for theme in themes_:
         members: list[MergedPR] = [wr.prs[n] for n in theme.members]
         adds = sum(p.additions for p in members)
@@ -60,10 +61,7 @@ def key_changes(
 
 
 def merged_groups(wr: WeekWriter) -> list[w.MergedGroup]:
-    out = [
-        w.MergedGroup(kind=x.kind, name=x.name, numbers=list(x.members))
-        for x in themes(wr.facts, limit=len(wr.facts.prs))
-    ]
+    out = [w.MergedGroup(kind=x.kind, name=x.name, numbers=list(x.members)) for x in wr.week.themes]
     bots = [n for n in wr.facts.ranked if n in wr.facts.bots]
     if bots:
         out.append(w.MergedGroup(kind="bot", name="bot", numbers=bots))

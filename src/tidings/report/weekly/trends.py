@@ -3,13 +3,15 @@ against last week."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from tidings.facts.slots import Section
-from tidings.facts.weekly import Trend, churn_trends, generated_churn, label_trends, tag_trends
+from tidings.facts.weekly import Trend
 from tidings.report import weekly_model as w
 from tidings.report.weekly.writer import WeekWriter
 
 
-def _rows(trends: list[Trend]) -> list[w.TrendRow]:
+def _rows(trends: Sequence[Trend]) -> list[w.TrendRow]:
     return [
         w.TrendRow(name=x.name, value=x.value, previous=x.previous, change=x.change, prs=x.prs)
         for x in trends
@@ -17,10 +19,7 @@ def _rows(trends: list[Trend]) -> list[w.TrendRow]:
 
 
 def trends(wr: WeekWriter) -> w.ModuleTrends:
-    f = wr.facts
-    depth = 2
-    dirs = churn_trends(f, files=False, depth=depth)
-    files = churn_trends(f, files=True)
+    dirs, files = wr.week.directories, wr.week.files
     if not dirs:
         text = wr.t("trends_empty")
     else:
@@ -44,13 +43,13 @@ def trends(wr: WeekWriter) -> w.ModuleTrends:
                 for x in rising
             ]
             parts.append(wr.t("trends_rising", dirs=wr.join(named)))
-        left_out = generated_churn(f)
+        left_out = wr.week.generated_churn
         if left_out:
             parts.append(wr.t("trends_generated", lines=left_out))
         text = wr.sentences(parts)
     return w.ModuleTrends(
-        labels=_rows(label_trends(f)),
-        title_tags=_rows(tag_trends(f)),
+        labels=_rows(wr.week.labels),
+        title_tags=_rows(wr.week.tags),
         directories=_rows(dirs),
         hot_files=_rows(files),
         text=wr.prose(Section("module_trends"), text),

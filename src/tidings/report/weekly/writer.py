@@ -11,7 +11,7 @@ from tidings.common.config import Lang, RepoConfig
 from tidings.facts.actors import is_bot
 from tidings.facts.change_kinds import ChangeKind, change_area, change_kind
 from tidings.facts.risk import MergedPR
-from tidings.facts.weekly import WeekFacts, themes
+from tidings.facts.week_bundle import WeekBundle
 from tidings.report.effects import EFFECT_CHARS, stated_effect
 from tidings.report.excerpt import excerpt
 from tidings.report.model import ItemRef, Prose
@@ -21,7 +21,6 @@ from tidings.words.weekly import theme_name_zh, wt
 if TYPE_CHECKING:  # the model layer (and its SDK) loads only when a model is used
     from tidings.analysis.result import Analysis
 
-THEMES = 6  # key-change themes
 # How much of a PR's own summary the rules quote: a Chinese report keeps English to titles and
 # short quotes, so it quotes less, and an English quote less again than a Chinese one (enough
 # for the gist; the link has the rest).
@@ -32,25 +31,25 @@ _CJK = re.compile(r"[\u3400-\u9fff]")
 
 
 class WeekWriter(SlotText):
-    """The week's facts, the report's language and the model's texts (None: no model ran),
-    with the helpers the section writers (this package's other modules) share."""
+    """The week's facts and lists (`week`, computed once: facts/week_bundle.py), the
+    report's language and the model's texts (None: no model ran), with the helpers the
+    section writers (this package's other modules) share."""
 
     def __init__(
         self,
         repo: RepoConfig,
         lang: Lang,
-        facts: WeekFacts,
+        week: WeekBundle,
         web_url: str,
-        api_data: bool,
         texts: Analysis | None = None,
     ) -> None:
         self.texts = texts
         self.repo = repo
         self.lang = lang
-        self.facts = facts
+        self.week = week
+        self.facts = week.facts
         self.web_url = web_url.rstrip("/")
-        self.api_data = api_data
-        self.prs = facts.by_number
+        self.prs = self.facts.by_number
 
     # -- words ----------------------------------------------------------------------------
 
@@ -191,9 +190,7 @@ class WeekWriter(SlotText):
         # words, which tell them apart.
         native = theme_name_zh(kind, name) if self.lang == "zh" else None
         if native is not None and count is None:
-            shared = [
-                x for x in themes(self.facts, THEMES) if theme_name_zh(x.kind, x.name) == native
-            ]
+            shared = [x for x in self.week.key_themes if theme_name_zh(x.kind, x.name) == native]
             if len(shared) <= 1:
                 return native
             return self.t(f"theme_named_{kind}", native=native, name=name)
