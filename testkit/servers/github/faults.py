@@ -66,7 +66,7 @@ class Fault:
     action: Callable[[FakeGitHub], object] | None = None
     max_prs: int | None = None  # "graphql_heavy", "resource_limits"
     max_nodes: int | None = None  # "resource_limits": only queries asking for more nodes
-    payload: Any = None  # "bad_body": the JSON served instead ({} when None)
+    payload: Any = None  # "bad_body": the JSON served instead ({} when None), or an edit of it
     connections: tuple[str, ...] = ("files", "reviews")  # "null_connections", "forbidden"
     skip: int = 0  # let this many matching requests through first
     hits: int = 0
@@ -126,7 +126,8 @@ class FaultsMixin(FakeCore):
 
         Wrong answers, each a 200 with JSON, served after the real answer was computed (so a
         REST one keeps the real ETag, as a caching proxy gone wrong would):
-        "bad_body" serves `payload` (default `{}`; e.g. `{"message": "oops"}`) instead;
+        "bad_body" serves `payload` (default `{}`; e.g. `{"message": "oops"}`) instead, or
+        `payload(real)` when it is callable (an edit of the real answer's JSON);
         "null_repository" answers a GraphQL query `{"data": {"repository": null}}`, no error;
         "zero_totals" sets every `totalCount` under `data.repository` to 0;
         "null_connections" sets the named `connections` of every aliased PR to null, each with
@@ -227,6 +228,12 @@ def _corrupt(fault: Fault, real: _Response) -> _Response:
     headers["Content-Type"] = "application/json; charset=utf-8"
     if fault.kind == "bad_body":
         payload = {} if fault.payload is None else fault.payload
+        if callable(payload):  # an edit of the real answer
+            try:
+                real_json = json.loads(real.body or b"null")
+            except ValueError:
+                return real
+            payload = payload(real_json)
         return _Response(200, _json(payload), headers, fault=fault.kind)
     if fault.kind == "null_repository":
         return _Response(200, _json({"data": {"repository": None}}), headers, fault=fault.kind)

@@ -8,8 +8,10 @@ deleted and stored no cursor or ETag past it; a clean sync afterwards then compl
 
 from __future__ import annotations
 
+import copy
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -230,6 +232,55 @@ def test_null_connections_keep_files_and_reviews(store: Store, times: int | None
             gh.clear_faults()
         sync(store, gh, REPO)  # a quarantined PR is tried again on the next run
         assert deleted_rows(store) == 0
+        assert_same(store, gh, REPO)
+
+
+# -- a PR alias carrying another PR's data (#25) -----------------------------------------------
+
+
+def _p1_answers_for_p2(body: dict[str, Any]) -> dict[str, Any]:
+    repo = body["data"]["repository"]
+    if "p2" in repo:
+        repo["p1"] = copy.deepcopy(repo["p2"])
+    else:  # #1 asked alone: still #2's number
+        repo["p1"]["number"] = 2
+    return body
+
+
+@pytest.mark.parametrize("times", [1, None])
+def test_an_alias_carrying_another_prs_data_is_a_wrong_answer(
+    store: Store, times: int | None
+) -> None:
+    """`p1: pullRequest(number: 1)` answered with #2's data was stored as #1 (on some data an
+    IntegrityError: "database error … check --db"). It is a wrong answer now: read again, and
+    if it persists #1 alone is set aside with a note, and nothing of #2 is stored under #1."""
+    with FakeGitHub(small_repo(prs=3), token=TOKEN) as gh:
+        gh.inject(
+            "bad_body",
+            api="graphql",
+            body_contains="p1: pullRequest",
+            payload=_p1_answers_for_p2,
+            times=times,
+        )
+        report = sync(store, gh, REPO)
+        if times is None:
+            assert any(
+                n.startswith("#1: details failed even alone")
+                and "p1 asked for #1 but answers for #2" in n
+                for n in report.notes
+            ), report.notes
+            with store.begin() as conn:
+                files = conn.execute(
+                    sa.select(schema.pr_files.c.path).where(schema.pr_files.c.number == 1)
+                ).scalars()
+                reviews = conn.execute(
+                    sa.select(schema.reviews.c.number).where(schema.reviews.c.id == 5_000_000_002)
+                ).scalars()
+                assert not any("m2_" in path for path in files) and list(reviews) == [2]
+            gh.clear_faults()
+            sync(store, gh, REPO)  # a set-aside PR is tried again on the next run
+        else:
+            assert not report.notes
         assert_same(store, gh, REPO)
 
 

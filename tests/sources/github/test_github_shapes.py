@@ -113,6 +113,21 @@ def test_pr_details_nulls_github_really_sends() -> None:
         check({"repository": {"p5": _pr(labels=None)}}, [refused])
 
 
+def test_an_alias_answering_for_another_pr_is_a_wrong_shape() -> None:
+    """`p5: pullRequest(number: 5)` answered with #6's data would store #6's files and reviews
+    under #5; so would a continuation."""
+    with pytest.raises(shapes.UnexpectedAnswer, match="p5 asked for #5 but answers for #6"):
+        shapes.pr_details([5])({"repository": {"p5": _pr(number=6)}}, [])
+    part = queries.Continuation(5, "files", "cursor")
+    check = shapes.continuations([part])
+    check({"repository": {"c0": {"number": 5, "files": conn([])}}}, [])
+    with pytest.raises(shapes.UnexpectedAnswer, match="c0 asked for #5 but answers for #6"):
+        check({"repository": {"c0": {"number": 6, "files": conn([])}}}, [])
+    with pytest.raises(shapes.UnexpectedAnswer, match="c0 asked for #5 but answers for #None"):
+        check({"repository": {"c0": {"files": conn([])}}}, [])
+    assert "number files(" in queries.continuations([part])
+
+
 def test_deletions_need_a_complete_consistent_plausible_listing() -> None:
     held = list(range(1, 31))
     assert proven_gone(held, set(range(1, 30)), what="x", expected=29).gone == [30]

@@ -250,10 +250,18 @@ def _alias(repo: Mapping[str, Any], alias: str, errors: Errors) -> Mapping[str, 
     return _object(node, alias)
 
 
+def _same_pr(node: Mapping[str, Any], number: int, alias: str) -> None:
+    """The alias asked for PR `number` answers with that PR: one carrying another PR's data
+    (a proxy or cache mixing answers up) would be stored under the wrong number."""
+    got = node.get("number")
+    if got != number:
+        raise UnexpectedAnswer(f"{alias} asked for #{number} but answers for #{got}")
+
+
 def pr_details(numbers: Sequence[int]) -> GraphQLCheck:
-    """Every aliased PR converts, and each of its nested connections is a complete-looking
-    page; a `null` connection is never read as "no reviews" (only `files`, and a field GitHub
-    says it refused, may be null: see `nullable`)."""
+    """Every aliased PR is the one asked for and converts, and each of its nested connections
+    is a complete-looking page; a `null` connection is never read as "no reviews" (only
+    `files`, and a field GitHub says it refused, may be null: see `nullable`)."""
 
     def check(data: Mapping[str, Any], errors: Errors) -> None:
         repo = repository(data)
@@ -262,6 +270,7 @@ def pr_details(numbers: Sequence[int]) -> GraphQLCheck:
             node = _alias(repo, alias, errors)
             if node is None:
                 continue
+            _same_pr(node, number, alias)
             _convert(nz.pr_details_from_graphql, node, alias)
             _pr_connections(number, node, queries.CONNECTIONS, alias, errors)
 
@@ -274,6 +283,7 @@ def continuations(parts: Sequence[queries.Continuation]) -> GraphQLCheck:
         for i, part in enumerate(parts):
             node = _alias(repo, f"c{i}", errors)
             if node is not None:
+                _same_pr(node, part.number, f"c{i}")
                 _pr_connections(part.number, node, [part.connection], f"c{i}", errors)
 
     return check
