@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from testkit.servers.github.constants import oauth_restricted
@@ -32,13 +32,15 @@ FAULT_KINDS: tuple[str, ...] = (
     "null_repository",
     "zero_totals",
     "null_connections",
+    # A REST cache in front of GitHub gone wrong: an old body with the real answer's ETag.
+    "stale",
     # What real GitHub answers that is not an outage: a 404 for one request, and GraphQL's
     # partial answers, `data` plus `errors`.
     "not_found",
     "resource_limits",
     "forbidden",
 )
-CORRUPTIONS = ("bad_body", "null_repository", "zero_totals", "null_connections")
+CORRUPTIONS = ("bad_body", "null_repository", "zero_totals", "null_connections", "stale")
 GRAPHQL_ONLY = (
     "graphql_heavy",
     "null_repository",
@@ -69,8 +71,17 @@ class Fault:
     payload: Any = None  # "bad_body": the JSON served instead ({} when None), or an edit of it
     connections: tuple[str, ...] = ("files", "reviews")  # "null_connections", "forbidden"
     skip: int = 0  # let this many matching requests through first
+    revalidate: bool = True  # "stale": a request saying `Cache-Control: no-cache` goes through
     hits: int = 0
     skipped: int = 0
+    cached: dict[str, bytes] = field(default_factory=dict)  # "stale": path -> first body
+
+    def stale_body(self, request: Request) -> bytes | None:
+        """For "stale": the body this cache serves for `request` instead of GitHub's, if any."""
+        wanted = request.headers.get("cache-control", "") + request.headers.get("pragma", "")
+        if self.revalidate and "no-cache" in wanted:
+            return None
+        return self.cached.get(request.path)
 
     def matches(self, request: Request) -> bool:
         if self.times is not None and self.hits >= self.times:
@@ -112,6 +123,7 @@ class FaultsMixin(FakeCore):
         payload: Any = None,
         connections: tuple[str, ...] = ("files", "reviews"),
         skip: int = 0,
+        revalidate: bool = True,
     ) -> Fault:
         """Make the next `times` matching requests fail (`times=None`: all of them).
 
@@ -133,6 +145,11 @@ class FaultsMixin(FakeCore):
         "null_connections" sets the named `connections` of every aliased PR to null, each with
         a nested NOT_FOUND error. The GraphQL kinds match GraphQL requests only.
         `skip=N` lets the first N matching requests through (e.g. the second issues page).
+        "stale" (REST only) is a cache that keys answers by path alone and never revalidates:
+        the first 200 for a path is kept and served again for every later matching request to
+        it, whatever its query, with the real answer's headers (its ETag), and in place of a
+        304 too; a request sent with `Cache-Control: no-cache` goes through to GitHub, unless
+        `revalidate=False`. The first answer is not counted in `times`.
 
         Real answers that are not outages: "not_found" answers 404 as for a missing resource;
         "secondary" with `status=200` is GitHub's 200-with-a-message secondary limit;
@@ -149,6 +166,8 @@ class FaultsMixin(FakeCore):
             raise ValueError('inject("graphql_heavy") needs max_prs=N')
         if fault in GRAPHQL_ONLY:
             api = "graphql"
+        if fault == "stale":
+            api = "rest"
         entry = Fault(
             kind=fault,
             api=api,
@@ -166,6 +185,7 @@ class FaultsMixin(FakeCore):
             payload=payload,
             connections=connections,
             skip=skip,
+            revalidate=revalidate,
         )
         with self._lock:
             self._faults.append(entry)
@@ -182,6 +202,8 @@ class FaultsMixin(FakeCore):
             for fault in self._faults:
                 if fault.kind in ("graphql_heavy", "resource_limits") or not fault.matches(request):
                     continue
+                if fault.kind == "stale" and fault.stale_body(request) is None:
+                    continue  # nothing kept for this path yet, or revalidated
                 if fault.skipped < fault.skip:
                     fault.skipped += 1
                     continue
@@ -192,6 +214,15 @@ class FaultsMixin(FakeCore):
                     fault.hits += 1
                     chosen = fault
             return mutations, chosen
+
+    def _keep_for_stale(self, request: Request, response: _Response) -> None:
+        """Let "stale" faults keep the first 200 answer for each path they match."""
+        if response.status != 200 or response.fault:
+            return
+        with self._lock:
+            for fault in self._faults:
+                if fault.kind == "stale" and fault.matches(request):
+                    fault.cached.setdefault(request.path, response.body)
 
     def _resource_limited(self, request: Request, prs: int, nodes: int) -> bool:
         with self._lock:
@@ -222,10 +253,15 @@ class FaultsMixin(FakeCore):
             return False
 
 
-def _corrupt(fault: Fault, real: _Response) -> _Response:
+def _corrupt(fault: Fault, real: _Response, request: Request) -> _Response:
     """The wrong-but-well-formed answer a corruption fault serves in place of `real`."""
     headers = dict(real.headers)
     headers["Content-Type"] = "application/json; charset=utf-8"
+    if fault.kind == "stale":
+        body = fault.stale_body(request)
+        if body is None or real.status not in (200, 304):
+            return real
+        return _Response(200, body, headers, fault=fault.kind)
     if fault.kind == "bad_body":
         payload = {} if fault.payload is None else fault.payload
         if callable(payload):  # an edit of the real answer

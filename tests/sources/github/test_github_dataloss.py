@@ -307,6 +307,67 @@ def test_empty_object_for_a_listing_page_is_not_the_end(store: Store, times: int
         assert len(issues) == 1 and issues[0].not_modified
 
 
+# -- an old answer served with the real ETag (a caching proxy, #25) -----------------------------
+
+
+def _issue_requests(gh: FakeGitHub) -> list[Any]:
+    return [q for q in gh.requests if q.path == f"/repos/{REPO}/issues"]
+
+
+@pytest.mark.parametrize("revalidate", [True, False])
+def test_another_requests_answer_with_the_real_etag_is_read_past_the_cache(
+    store: Store, revalidate: bool
+) -> None:
+    """A cache keyed by path alone answers `since=<the 100th issue>` with the first page: rows
+    older than the `since` asked for, which GitHub never lists, under the real ETag. Kept, that
+    ETag made every later sync a 304 for an answer never read. Now the page is read again
+    unconditionally with `Cache-Control: no-cache`; a cache that ignores even that fails the
+    sync in one line, storing nothing past the page."""
+    with FakeGitHub(small_repo(issues=150), token=TOKEN) as gh:
+        cache = gh.inject("stale", path_contains="/issues?", times=None, revalidate=revalidate)
+        if not revalidate:
+            err = fails_in_one_line(store, gh)
+            assert "before the since=" in err.cause
+            assert sum('"kind": "issue"' in x for x in stored(store, REPO)) == 100
+            with store.begin() as conn:
+                keys = conn.execute(sa.select(schema.http_cache.c.key)).scalars().all()
+            assert not [k for k in keys if "/issues?" in k and "since=" in k]
+            gh.clear_faults()
+            sync(store, gh, REPO)
+            assert_same(store, gh, REPO)
+            return
+        sync(store, gh, REPO)
+        assert cache.hits == 1
+        assert_same(store, gh, REPO)
+        gh.advance(60)
+        gh.update_item(REPO, 120, title="changed behind the cache")
+        sync(store, gh, REPO)
+        assert cache.hits == 2
+        assert_same(store, gh, REPO)
+        # Quiet: the cache answers the conditional request with its old page and the ETag
+        # sent, GitHub would have said 304; read again past the cache, nothing changes.
+        sync(store, gh, REPO)
+        assert cache.hits == 3 and [q.fault for q in _issue_requests(gh)] == ["stale", None]
+        assert_same(store, gh, REPO)
+
+
+def test_an_old_answer_pinned_by_its_etag_is_read_again(store: Store) -> None:
+    """A cache serves its old copy of the one issues page with GitHub's new ETag: nothing in it
+    can show it is old, so the old title is stored. But the next sync sends that ETag and
+    gets a full answer carrying the same ETag, which GitHub never sends (it answers 304): the
+    page is read again past the cache, and the change is found instead of pinned."""
+    with FakeGitHub(small_repo(issues=50), token=TOKEN) as gh:
+        gh.inject("stale", path_contains="/issues?", times=None)
+        sync(store, gh, REPO)
+        gh.advance(60)
+        gh.update_item(REPO, 30, title="changed behind the cache")
+        sync(store, gh, REPO)
+        assert not any("changed behind the cache" in x for x in stored(store, REPO))
+        sync(store, gh, REPO)
+        assert [q.fault for q in _issue_requests(gh)] == ["stale", None]
+        assert_same(store, gh, REPO)
+
+
 def test_cli_reports_a_persisting_wrong_answer_in_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

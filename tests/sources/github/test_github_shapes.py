@@ -37,6 +37,23 @@ def test_rest_listing_may_be_empty() -> None:
     assert shapes.rest_list(nz.comment_from_rest)([]) == []
 
 
+def _comment(updated: str) -> dict[str, Any]:
+    return {
+        "id": 1,
+        "issue_url": "https://api.github.com/repos/o/r/issues/4",
+        "created_at": "2026-01-01T00:00:00Z",
+        "updated_at": updated,
+    }
+
+
+def test_a_since_listing_never_holds_a_row_updated_before_its_since() -> None:
+    parse = shapes.since_list(nz.comment_from_rest, "2026-03-02T10:00:00Z")
+    assert len(parse([_comment("2026-03-02T10:00:00Z"), _comment("2026-03-05T00:00:00Z")])) == 2
+    with pytest.raises(shapes.UnexpectedAnswer, match="row 2 was last updated at 2026-03-02T09:59"):
+        parse([_comment("2026-03-02T10:00:00Z"), _comment("2026-03-02T09:59:59Z")])
+    assert len(shapes.since_list(nz.comment_from_rest, None)([_comment("2020-01-01T00:00:00Z")]))
+
+
 @pytest.mark.parametrize(
     ("page", "problem"),
     [

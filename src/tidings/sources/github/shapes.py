@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from pydantic import ValidationError
 
@@ -72,6 +72,36 @@ def rest_list(convert: Callable[[Any], T]) -> Callable[[Any], list[T]]:
         return [_convert(convert, row, f"row {i + 1}") for i, row in enumerate(body)]
 
     return parse
+
+
+class Updated(Protocol):
+    updated_at: datetime
+
+
+U = TypeVar("U", bound=Updated)
+
+
+def since_list(convert: Callable[[Any], U], since: str | None) -> Callable[[Any], list[U]]:
+    """A page of a `since` listing: a listing (`rest_list`) none of whose rows was last
+    updated before `since`, which GitHub never lists. Such a row means the page is not the
+    answer to this request (a cache keyed too loosely served another one, with this
+    request's ETag), so the whole page is wrong: keeping it would store that ETag, and
+    every later sync would get a 304 for an answer never read."""
+    parse = rest_list(convert)
+    floor = nz.parse_time(since)
+
+    def check(body: Any) -> list[U]:
+        rows = parse(body)
+        if floor is not None:
+            for i, row in enumerate(rows):
+                if row.updated_at < floor:
+                    raise UnexpectedAnswer(
+                        f"row {i + 1} was last updated at {nz.format_time(row.updated_at)}, "
+                        f"before the since={since} asked for (an answer to another request?)"
+                    )
+        return rows
+
+    return check
 
 
 def rest_review_ids(row: Mapping[str, Any]) -> Mapping[str, Any]:

@@ -85,6 +85,10 @@
    null connection, a count smaller than the nodes it came with. Such an answer is retried
    like a 5xx and, if it persists, stops the sync with one line; it is never read as "empty",
    so it can neither mark rows deleted nor store a cursor or ETag past data never read.
+   An answer that cannot be this request's is wrong too: a `since` listing row updated before
+   that `since`, a 200 carrying the very ETag sent (GitHub answers that 304), a PR alias
+   carrying another PR. A cache in between (serving an old answer under the real ETag) is the
+   usual cause, so the retry drops the ETag and sends `Cache-Control: no-cache`.
    A value the store cannot hold (a number beyond its column, a year-9999 time:
    store/limits.py) skips its record with a note naming it; it never moves a cursor.
 
