@@ -9,6 +9,7 @@ deleted and stored no cursor or ETag past it; a clean sync afterwards then compl
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -281,6 +282,126 @@ def test_an_alias_carrying_another_prs_data_is_a_wrong_answer(
             sync(store, gh, REPO)  # a set-aside PR is tried again on the next run
         else:
             assert not report.notes
+        assert_same(store, gh, REPO)
+
+
+# -- comments whose issue_url names an item that does not exist (#25) ---------------------------
+
+
+def _misfiled(comment_id: int, number: int = 999) -> Callable[[Any], Any]:
+    """An edit of a comment listing (or of one comment) filing `comment_id` under `number`."""
+
+    def edit(body: Any) -> Any:
+        for row in body if isinstance(body, list) else [body]:
+            if row.get("id") == comment_id:
+                row["issue_url"] = row["issue_url"].rsplit("/", 1)[0] + f"/{number}"
+        return body
+
+    return edit
+
+
+def _orphan_records(store: Store) -> list[str]:
+    with store.begin() as conn:
+        t = schema.sync_state
+        return list(
+            conn.execute(sa.select(t.c.stream).where(t.c.stream.startswith("orphan:"))).scalars()
+        )
+
+
+def _number_of(store: Store, comment_id: int) -> int:
+    with store.begin() as conn:
+        t = schema.comments
+        return int(conn.execute(sa.select(t.c.number).where(t.c.id == comment_id)).scalar_one())
+
+
+def test_a_comment_filed_under_a_missing_issue_is_read_again_and_refiled(store: Store) -> None:
+    """An edited comment (its issue does not change) is listed filed under #999, which does not
+    exist: it was stored there, and nothing corrected it, as its issue's counts were never
+    checked again. Now #999 is asked for, and on its 404 the comment itself, which GitHub
+    files under #1."""
+    with FakeGitHub(small_repo(issues=3), token=TOKEN) as gh:
+        cid = gh.add_comment(REPO, 1, "filed under the wrong issue").id
+        sync(store, gh, REPO)
+        gh.advance(60)
+        gh.edit_comment(REPO, cid, "edited")
+        gh.inject("bad_body", path_contains="/issues/comments?", payload=_misfiled(cid))
+        report = sync(store, gh, REPO)
+        assert _number_of(store, cid) == 1
+        assert any(n.startswith("#999: GitHub has no such item") for n in report.notes)
+        assert gh.count(path_contains="/issues/999") == 1
+        assert_same(store, gh, REPO)
+        assert not _orphan_records(store)
+
+
+def test_a_comment_github_keeps_misfiling_is_corrected_by_a_later_sync(store: Store) -> None:
+    """When even the comment read alone names #999, it is kept as stored with a note and read
+    again on the next run, which files it right once GitHub does."""
+    with FakeGitHub(small_repo(issues=3), token=TOKEN) as gh:
+        cid = gh.add_comment(REPO, 2, "misfiled twice").id
+        sync(store, gh, REPO)
+        gh.advance(60)
+        gh.edit_comment(REPO, cid, "edited")
+        gh.inject("bad_body", path_contains="/issues/comments?", payload=_misfiled(cid))
+        gh.inject(
+            "bad_body", path_contains=f"/issues/comments/{cid}", payload=_misfiled(cid), times=None
+        )
+        report = sync(store, gh, REPO)
+        assert _number_of(store, cid) == 999
+        assert any("#999: comments name an item GitHub does not have" in n for n in report.notes)
+        assert _orphan_records(store) == ["orphan:999"]
+        gh.clear_faults()
+        sync(store, gh, REPO)  # nothing changed on GitHub: only the record brings it back
+        assert _number_of(store, cid) == 2
+        assert_same(store, gh, REPO)
+        assert not _orphan_records(store)
+
+
+def test_a_comment_on_an_issue_opened_mid_sync_brings_its_issue(store: Store) -> None:
+    """An issue opened (and commented on) after the issues listing was read but before the
+    comment listing: its comment used to sit under a number the store lacked until a later
+    sync; the issue is now fetched in the same sync."""
+    with FakeGitHub(small_repo(issues=3), token=TOKEN) as gh:
+        opened: list[int] = []
+
+        def open_and_comment(fake: FakeGitHub) -> None:
+            fake.advance(5)
+            number = fake.add_item(REPO, title="opened mid-sync").number
+            fake.add_comment(REPO, number, "first!")
+            opened.append(number)
+
+        gh.inject("mutate", path_contains="/issues/comments?", action=open_and_comment)
+        sync(store, gh, REPO)
+        assert opened and gh.count(path_contains=f"/issues/{opened[0]}") == 1
+        assert_same(store, gh, REPO)
+
+
+def test_a_misfiled_comment_github_no_longer_has_is_marked_deleted(store: Store) -> None:
+    with FakeGitHub(small_repo(issues=3), token=TOKEN) as gh:
+        cid = gh.add_comment(REPO, 1, "soon deleted").id
+        gh.inject("bad_body", path_contains="/issues/comments?", payload=_misfiled(cid))
+        gh.inject(
+            "mutate", path_contains="/issues/999", action=lambda fake: fake.delete_comment(cid)
+        )
+        report = sync(store, gh, REPO)
+        assert report.marked_deleted == 1 and deleted_rows(store) == 1
+        with store.begin() as conn:
+            t = schema.comments
+            assert conn.execute(sa.select(t.c.id).where(t.c.deleted)).scalars().all() == [cid]
+
+
+def test_verify_finds_comments_an_older_sync_misfiled(store: Store) -> None:
+    """A store written before this check may hold such comments: `sync --verify` looks through
+    every stored comment, not only those the listings named."""
+    with FakeGitHub(small_repo(issues=3), token=TOKEN) as gh:
+        cid = gh.add_comment(REPO, 3, "misfiled long ago").id
+        sync(store, gh, REPO)
+        with store.begin() as conn:
+            t = schema.comments
+            conn.execute(t.update().where(t.c.id == cid).values(number=999))
+        sync(store, gh, REPO)
+        assert _number_of(store, cid) == 999  # a quiet sync reads nothing it could check
+        sync(store, gh, REPO, verify=True)
+        assert _number_of(store, cid) == 3
         assert_same(store, gh, REPO)
 
 

@@ -144,6 +144,8 @@ def read_stream(
             newest = nz.format_time(max(times))
             if newest != since:
                 next_since, next_page = newest, 1
+        if stream != "issues":
+            ctx.parents.update(r.number for r in listed)
         with store.begin() as conn:
             changed |= _news(ctx, conn, stream, listed)
             written = write(conn, listed)
