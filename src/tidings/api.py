@@ -130,6 +130,11 @@ def _store_error(exc: Exception) -> StoreError | None:
     errors = sys.modules.get("sqlalchemy.exc")
     if errors is None or not isinstance(exc, errors.SQLAlchemyError):
         return None
+    from tidings.store.disk_errors import disk_error
+
+    full = disk_error(exc)
+    if full is not None:
+        return full
     reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()
     return StoreError(
         f"database error: {reason[0] if reason else type(exc).__name__}",

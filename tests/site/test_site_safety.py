@@ -9,7 +9,8 @@
 - Two copies of one report publish the newest, with a warning.
 - PDF workers exit when the process that started them is killed.
 - A second `tidings run` on unchanged data, with a model, writes no file and calls no model.
-- `tidings serve` serves only regular files inside the site.
+- `tidings serve` serves only regular files inside the site, and answers a hostile path
+  (`/%00`, 5,000 characters, a symbolic link loop) with 400 or 404, never a traceback.
 """
 
 from __future__ import annotations
@@ -579,6 +580,31 @@ def test_serve_answers_404_outside_the_published_files(served: tuple[str, Path],
     status, body, _ = fetch(base + path)
     assert status == 404
     assert "SECRET" not in body and "note.txt" not in body and "Directory listing" not in body
+
+
+@pytest.mark.parametrize(
+    ("path", "status"),
+    [
+        ("/%00", 400),  # no file name holds a NUL, and the os calls refuse one
+        ("/index.html%00.txt", 400),
+        ("/" + "a" * 5000, 404),  # a name too long for the file system
+        ("/a" * 3000, 404),  # a path too long: 3,000 segments
+        ("/loop", 404),  # a symbolic link loop
+        ("/loop/index.html", 404),
+    ],
+)
+def test_serve_answers_hostile_paths_without_a_traceback(
+    served: tuple[str, Path], capfd: pytest.CaptureFixture[str], path: str, status: int
+) -> None:
+    """These used to raise inside the handler: a traceback on the terminal and the connection
+    dropped without an answer."""
+    base, site = served
+    (site / "loop").symlink_to("loop2")
+    (site / "loop2").symlink_to("loop")
+    got, body, _ = fetch(base + path)
+    assert got == status and "SECRET" not in body
+    assert "Traceback" not in capfd.readouterr().err
+    assert fetch(f"{base}/")[0] == 200  # and the server goes on serving
 
 
 def test_serve_serves_the_site(served: tuple[str, Path]) -> None:

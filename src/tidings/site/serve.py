@@ -4,7 +4,9 @@ Only the site is served: a regular file inside the folder, after following any s
 A link pointing out of the folder, a dotfile or dot-folder (the build's manifest, an editor's
 swap file, `.git`), and a folder without index.html answer 404; no folder is ever listed. The
 folder is found by its path on every request, so a rebuild swapping in a new site
-(site/publish.py) is served at once.
+(site/publish.py) is served at once. A path no file can have (a NUL byte) answers 400, and one
+the file system refuses to look up (too long, too deep, a symbolic link loop) 404: a request
+never ends in a traceback and a dropped connection.
 """
 
 from __future__ import annotations
@@ -52,13 +54,23 @@ class _Handler(SimpleHTTPRequestHandler):
 
     def send_head(self) -> BinaryIO | None:
         # The base class drops "..", empty and drive parts and joins the rest to the folder.
-        requested = Path(self.translate_path(self.path))
+        translated = self.translate_path(self.path)
         url = urllib.parse.urlsplit(self.path)
-        path = self.published(requested)
+        if "\x00" in translated:  # `/%00`: no file name holds one, and os calls refuse it
+            self.send_error(HTTPStatus.BAD_REQUEST, "Bad request path")
+            return None
+        requested = Path(translated)
+        try:
+            path = self.published(requested)
+            folder = path is not None and requested.is_dir()
+        except (OSError, RuntimeError):
+            # A name or path too long for the file system (5,000 characters, 3,000 segments)
+            # or a symbolic link loop (RuntimeError before Python 3.13): no file of the site.
+            path = None
         if path is None:
             self.send_error(HTTPStatus.NOT_FOUND, "File not found")
             return None
-        if requested.is_dir() and not url.path.endswith("/"):  # relative links need the slash
+        if folder and not url.path.endswith("/"):  # relative links need the slash
             self.send_response(HTTPStatus.MOVED_PERMANENTLY)
             self.send_header("Location", urllib.parse.urlunsplit(url._replace(path=url.path + "/")))
             self.send_header("Content-Length", "0")

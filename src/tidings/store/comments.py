@@ -80,6 +80,34 @@ def updated_times(
     }
 
 
+def orphans(
+    conn: Connection, repo_id: int, numbers: Iterable[int] | None = None
+) -> dict[int, list[tuple[Kind, int]]]:
+    """Live comments and review comments filed under a number the store holds no item for:
+    number -> [(kind, id)]. Among `numbers` only (what a sync's listings named, from the
+    ix_*_repo_number indexes), or every one when None (`sync --verify`)."""
+    items = schema.items
+    chunks: list[list[int] | None] = [None]
+    if numbers is not None:
+        wanted = sorted(set(numbers))
+        chunks = [wanted[i : i + _CHUNK] for i in range(0, len(wanted), _CHUNK)]
+    out: dict[int, list[tuple[Kind, int]]] = {}
+    kinds: tuple[Kind, ...] = ("comment", "review_comment")
+    for kind in kinds:
+        table = _TABLES[kind]
+        held = sa.select(items.c.number).where(
+            items.c.repo_id == table.c.repo_id, items.c.number == table.c.number
+        )
+        query = sa.select(table.c.number, table.c.id).where(
+            table.c.repo_id == repo_id, table.c.deleted.is_(False), ~sa.exists(held)
+        )
+        for chunk in chunks:
+            rows = conn.execute(query if chunk is None else query.where(table.c.number.in_(chunk)))
+            for number, row_id in rows:
+                out.setdefault(number, []).append((kind, row_id))
+    return out
+
+
 def mark_deleted(
     store: Store, conn: Connection, repo_id: int, kind: Kind, ids: Iterable[int]
 ) -> int:

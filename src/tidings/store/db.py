@@ -16,6 +16,7 @@ from sqlalchemy.exc import ArgumentError, OperationalError, SQLAlchemyError
 from tidings.common.records import now_utc
 from tidings.errors import InvocationError, StoreError, hide_password, redact
 from tidings.store import schema
+from tidings.store.disk_errors import disk_error
 from tidings.store.limits import row_name, row_problem
 
 _CHUNK = 500
@@ -161,6 +162,12 @@ class Store:
                     # already set after the first open: then a no-op.
                     with engine.connect() as conn:
                         conn.exec_driver_sql("PRAGMA journal_mode=WAL")
+            except SQLAlchemyError as exc:
+                engine.dispose()
+                full = disk_error(exc, _safe_url(url))
+                if full is None:
+                    raise
+                raise full from exc
             except BaseException:
                 engine.dispose()
                 raise

@@ -60,6 +60,8 @@ VERSION_TABLE = "alembic_version"
 CORE_TABLES = frozenset({"repositories", "items", "sync_state"})
 # How long a process waits for another one's migration before giving up with one line.
 MIGRATION_WAIT = 300.0
+# PostgreSQL's SQLSTATE when lock_timeout ran out.
+_PG_LOCK_NOT_AVAILABLE = "55P03"
 
 
 def alembic_config(engine: Engine | None = None) -> Config:
@@ -210,6 +212,10 @@ def _pg_lock(conn: Connection, wait: float) -> None:
     try:
         conn.execute(sa.select(sa.func.pg_advisory_xact_lock(advisory_key("migrate", schema))))
     except OperationalError as exc:
+        # Only lock_timeout is a wait that ran out; anything else (a full disk: 53100) is
+        # what it says, and Store.open names it.
+        if getattr(exc.orig, "sqlstate", None) != _PG_LOCK_NOT_AVAILABLE:
+            raise
         raise _busy(conn, wait) from exc
 
 
@@ -222,7 +228,11 @@ def _sqlite_lock(conn: Connection, wait: float) -> None:
             return
         except OperationalError as exc:
             conn.rollback()
-            if "locked" not in str(exc.orig) or time.monotonic() >= deadline:
+            if "locked" not in str(exc.orig):
+                # Not another process's lock: SQLITE_FULL on a full disk (the journal is
+                # the first thing written), say. Store.open names it; no waiting.
+                raise
+            if time.monotonic() >= deadline:
                 raise _busy(conn, wait) from exc
 
 

@@ -19,7 +19,8 @@ background thread, logs every request, and injects the faults a real sync meets:
   GraphQL answers "resource_limits" (RESOURCE_LIMITS_EXCEEDED, optionally only above `max_prs`
   PRs or `max_nodes` nodes) and "forbidden" (FORBIDDEN on named fields, left null), and the
   well-formed-HTTP-but-wrong answers "bad_body", "null_repository", "zero_totals",
-  "null_connections"; `graphql_max_prs = N` as a standing rule; `on_request(callback)`;
+  "null_connections" and "stale" (a cache keyed by path alone: an old body with the real
+  ETag); `graphql_max_prs = N` as a standing rule; `on_request(callback)`;
   `clear_faults()`.
 - Data variants real GitHub sends: `null_review_ids` (reviews whose `fullDatabaseId` and
   `databaseId` answer null), `label_strings` (REST labels as bare names), `null_rest_users`

@@ -114,8 +114,9 @@ class FakeGitHub(MutationsMixin, RequestLogMixin, RestMixin, GraphQLMixin):
                     response = self._route(request)
                 except _HTTPError as error:
                     response = self._rest_error(error.status, error.message)
+                self._keep_for_stale(request, response)
                 if fault is not None and fault.kind in (*CORRUPTIONS, "forbidden"):
-                    response = _corrupt(fault, response)
+                    response = _corrupt(fault, response, request)
                 elif fault is not None:
                     response.fault = fault.kind
                     response.truncate = fault.kind == "truncated"

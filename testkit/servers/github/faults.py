@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from testkit.servers.github.constants import oauth_restricted
@@ -32,13 +32,15 @@ FAULT_KINDS: tuple[str, ...] = (
     "null_repository",
     "zero_totals",
     "null_connections",
+    # A REST cache in front of GitHub gone wrong: an old body with the real answer's ETag.
+    "stale",
     # What real GitHub answers that is not an outage: a 404 for one request, and GraphQL's
     # partial answers, `data` plus `errors`.
     "not_found",
     "resource_limits",
     "forbidden",
 )
-CORRUPTIONS = ("bad_body", "null_repository", "zero_totals", "null_connections")
+CORRUPTIONS = ("bad_body", "null_repository", "zero_totals", "null_connections", "stale")
 GRAPHQL_ONLY = (
     "graphql_heavy",
     "null_repository",
@@ -66,11 +68,20 @@ class Fault:
     action: Callable[[FakeGitHub], object] | None = None
     max_prs: int | None = None  # "graphql_heavy", "resource_limits"
     max_nodes: int | None = None  # "resource_limits": only queries asking for more nodes
-    payload: Any = None  # "bad_body": the JSON served instead ({} when None)
+    payload: Any = None  # "bad_body": the JSON served instead ({} when None), or an edit of it
     connections: tuple[str, ...] = ("files", "reviews")  # "null_connections", "forbidden"
     skip: int = 0  # let this many matching requests through first
+    revalidate: bool = True  # "stale": a request saying `Cache-Control: no-cache` goes through
     hits: int = 0
     skipped: int = 0
+    cached: dict[str, bytes] = field(default_factory=dict)  # "stale": path -> first body
+
+    def stale_body(self, request: Request) -> bytes | None:
+        """For "stale": the body this cache serves for `request` instead of GitHub's, if any."""
+        wanted = request.headers.get("cache-control", "") + request.headers.get("pragma", "")
+        if self.revalidate and "no-cache" in wanted:
+            return None
+        return self.cached.get(request.path)
 
     def matches(self, request: Request) -> bool:
         if self.times is not None and self.hits >= self.times:
@@ -112,6 +123,7 @@ class FaultsMixin(FakeCore):
         payload: Any = None,
         connections: tuple[str, ...] = ("files", "reviews"),
         skip: int = 0,
+        revalidate: bool = True,
     ) -> Fault:
         """Make the next `times` matching requests fail (`times=None`: all of them).
 
@@ -126,12 +138,18 @@ class FaultsMixin(FakeCore):
 
         Wrong answers, each a 200 with JSON, served after the real answer was computed (so a
         REST one keeps the real ETag, as a caching proxy gone wrong would):
-        "bad_body" serves `payload` (default `{}`; e.g. `{"message": "oops"}`) instead;
+        "bad_body" serves `payload` (default `{}`; e.g. `{"message": "oops"}`) instead, or
+        `payload(real)` when it is callable (an edit of the real answer's JSON);
         "null_repository" answers a GraphQL query `{"data": {"repository": null}}`, no error;
         "zero_totals" sets every `totalCount` under `data.repository` to 0;
         "null_connections" sets the named `connections` of every aliased PR to null, each with
         a nested NOT_FOUND error. The GraphQL kinds match GraphQL requests only.
         `skip=N` lets the first N matching requests through (e.g. the second issues page).
+        "stale" (REST only) is a cache that keys answers by path alone and never revalidates:
+        the first 200 for a path is kept and served again for every later matching request to
+        it, whatever its query, with the real answer's headers (its ETag), and in place of a
+        304 too; a request sent with `Cache-Control: no-cache` goes through to GitHub, unless
+        `revalidate=False`. The first answer is not counted in `times`.
 
         Real answers that are not outages: "not_found" answers 404 as for a missing resource;
         "secondary" with `status=200` is GitHub's 200-with-a-message secondary limit;
@@ -148,6 +166,8 @@ class FaultsMixin(FakeCore):
             raise ValueError('inject("graphql_heavy") needs max_prs=N')
         if fault in GRAPHQL_ONLY:
             api = "graphql"
+        if fault == "stale":
+            api = "rest"
         entry = Fault(
             kind=fault,
             api=api,
@@ -165,6 +185,7 @@ class FaultsMixin(FakeCore):
             payload=payload,
             connections=connections,
             skip=skip,
+            revalidate=revalidate,
         )
         with self._lock:
             self._faults.append(entry)
@@ -181,6 +202,8 @@ class FaultsMixin(FakeCore):
             for fault in self._faults:
                 if fault.kind in ("graphql_heavy", "resource_limits") or not fault.matches(request):
                     continue
+                if fault.kind == "stale" and fault.stale_body(request) is None:
+                    continue  # nothing kept for this path yet, or revalidated
                 if fault.skipped < fault.skip:
                     fault.skipped += 1
                     continue
@@ -191,6 +214,15 @@ class FaultsMixin(FakeCore):
                     fault.hits += 1
                     chosen = fault
             return mutations, chosen
+
+    def _keep_for_stale(self, request: Request, response: _Response) -> None:
+        """Let "stale" faults keep the first 200 answer for each path they match."""
+        if response.status != 200 or response.fault:
+            return
+        with self._lock:
+            for fault in self._faults:
+                if fault.kind == "stale" and fault.matches(request):
+                    fault.cached.setdefault(request.path, response.body)
 
     def _resource_limited(self, request: Request, prs: int, nodes: int) -> bool:
         with self._lock:
@@ -221,12 +253,23 @@ class FaultsMixin(FakeCore):
             return False
 
 
-def _corrupt(fault: Fault, real: _Response) -> _Response:
+def _corrupt(fault: Fault, real: _Response, request: Request) -> _Response:
     """The wrong-but-well-formed answer a corruption fault serves in place of `real`."""
     headers = dict(real.headers)
     headers["Content-Type"] = "application/json; charset=utf-8"
+    if fault.kind == "stale":
+        body = fault.stale_body(request)
+        if body is None or real.status not in (200, 304):
+            return real
+        return _Response(200, body, headers, fault=fault.kind)
     if fault.kind == "bad_body":
         payload = {} if fault.payload is None else fault.payload
+        if callable(payload):  # an edit of the real answer
+            try:
+                real_json = json.loads(real.body or b"null")
+            except ValueError:
+                return real
+            payload = payload(real_json)
         return _Response(200, _json(payload), headers, fault=fault.kind)
     if fault.kind == "null_repository":
         return _Response(200, _json({"data": {"repository": None}}), headers, fault=fault.kind)

@@ -8,8 +8,11 @@ deleted and stored no cursor or ETag past it; a clean sync afterwards then compl
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -233,6 +236,175 @@ def test_null_connections_keep_files_and_reviews(store: Store, times: int | None
         assert_same(store, gh, REPO)
 
 
+# -- a PR alias carrying another PR's data (#25) -----------------------------------------------
+
+
+def _p1_answers_for_p2(body: dict[str, Any]) -> dict[str, Any]:
+    repo = body["data"]["repository"]
+    if "p2" in repo:
+        repo["p1"] = copy.deepcopy(repo["p2"])
+    else:  # #1 asked alone: still #2's number
+        repo["p1"]["number"] = 2
+    return body
+
+
+@pytest.mark.parametrize("times", [1, None])
+def test_an_alias_carrying_another_prs_data_is_a_wrong_answer(
+    store: Store, times: int | None
+) -> None:
+    """`p1: pullRequest(number: 1)` answered with #2's data was stored as #1 (on some data an
+    IntegrityError: "database error … check --db"). It is a wrong answer now: read again, and
+    if it persists #1 alone is set aside with a note, and nothing of #2 is stored under #1."""
+    with FakeGitHub(small_repo(prs=3), token=TOKEN) as gh:
+        gh.inject(
+            "bad_body",
+            api="graphql",
+            body_contains="p1: pullRequest",
+            payload=_p1_answers_for_p2,
+            times=times,
+        )
+        report = sync(store, gh, REPO)
+        if times is None:
+            assert any(
+                n.startswith("#1: details failed even alone")
+                and "p1 asked for #1 but answers for #2" in n
+                for n in report.notes
+            ), report.notes
+            with store.begin() as conn:
+                files = conn.execute(
+                    sa.select(schema.pr_files.c.path).where(schema.pr_files.c.number == 1)
+                ).scalars()
+                reviews = conn.execute(
+                    sa.select(schema.reviews.c.number).where(schema.reviews.c.id == 5_000_000_002)
+                ).scalars()
+                assert not any("m2_" in path for path in files) and list(reviews) == [2]
+            gh.clear_faults()
+            sync(store, gh, REPO)  # a set-aside PR is tried again on the next run
+        else:
+            assert not report.notes
+        assert_same(store, gh, REPO)
+
+
+# -- comments whose issue_url names an item that does not exist (#25) ---------------------------
+
+
+def _misfiled(comment_id: int, number: int = 999) -> Callable[[Any], Any]:
+    """An edit of a comment listing (or of one comment) filing `comment_id` under `number`."""
+
+    def edit(body: Any) -> Any:
+        for row in body if isinstance(body, list) else [body]:
+            if row.get("id") == comment_id:
+                row["issue_url"] = row["issue_url"].rsplit("/", 1)[0] + f"/{number}"
+        return body
+
+    return edit
+
+
+def _orphan_records(store: Store) -> list[str]:
+    with store.begin() as conn:
+        t = schema.sync_state
+        return list(
+            conn.execute(sa.select(t.c.stream).where(t.c.stream.startswith("orphan:"))).scalars()
+        )
+
+
+def _number_of(store: Store, comment_id: int) -> int:
+    with store.begin() as conn:
+        t = schema.comments
+        return int(conn.execute(sa.select(t.c.number).where(t.c.id == comment_id)).scalar_one())
+
+
+def test_a_comment_filed_under_a_missing_issue_is_read_again_and_refiled(store: Store) -> None:
+    """An edited comment (its issue does not change) is listed filed under #999, which does not
+    exist: it was stored there, and nothing corrected it, as its issue's counts were never
+    checked again. Now #999 is asked for, and on its 404 the comment itself, which GitHub
+    files under #1."""
+    with FakeGitHub(small_repo(issues=3), token=TOKEN) as gh:
+        cid = gh.add_comment(REPO, 1, "filed under the wrong issue").id
+        sync(store, gh, REPO)
+        gh.advance(60)
+        gh.edit_comment(REPO, cid, "edited")
+        gh.inject("bad_body", path_contains="/issues/comments?", payload=_misfiled(cid))
+        report = sync(store, gh, REPO)
+        assert _number_of(store, cid) == 1
+        assert any(n.startswith("#999: GitHub has no such item") for n in report.notes)
+        assert gh.count(path_contains="/issues/999") == 1
+        assert_same(store, gh, REPO)
+        assert not _orphan_records(store)
+
+
+def test_a_comment_github_keeps_misfiling_is_corrected_by_a_later_sync(store: Store) -> None:
+    """When even the comment read alone names #999, it is kept as stored with a note and read
+    again on the next run, which files it right once GitHub does."""
+    with FakeGitHub(small_repo(issues=3), token=TOKEN) as gh:
+        cid = gh.add_comment(REPO, 2, "misfiled twice").id
+        sync(store, gh, REPO)
+        gh.advance(60)
+        gh.edit_comment(REPO, cid, "edited")
+        gh.inject("bad_body", path_contains="/issues/comments?", payload=_misfiled(cid))
+        gh.inject(
+            "bad_body", path_contains=f"/issues/comments/{cid}", payload=_misfiled(cid), times=None
+        )
+        report = sync(store, gh, REPO)
+        assert _number_of(store, cid) == 999
+        assert any("#999: comments name an item GitHub does not have" in n for n in report.notes)
+        assert _orphan_records(store) == ["orphan:999"]
+        gh.clear_faults()
+        sync(store, gh, REPO)  # nothing changed on GitHub: only the record brings it back
+        assert _number_of(store, cid) == 2
+        assert_same(store, gh, REPO)
+        assert not _orphan_records(store)
+
+
+def test_a_comment_on_an_issue_opened_mid_sync_brings_its_issue(store: Store) -> None:
+    """An issue opened (and commented on) after the issues listing was read but before the
+    comment listing: its comment used to sit under a number the store lacked until a later
+    sync; the issue is now fetched in the same sync."""
+    with FakeGitHub(small_repo(issues=3), token=TOKEN) as gh:
+        opened: list[int] = []
+
+        def open_and_comment(fake: FakeGitHub) -> None:
+            fake.advance(5)
+            number = fake.add_item(REPO, title="opened mid-sync").number
+            fake.add_comment(REPO, number, "first!")
+            opened.append(number)
+
+        gh.inject("mutate", path_contains="/issues/comments?", action=open_and_comment)
+        sync(store, gh, REPO)
+        assert opened and gh.count(path_contains=f"/issues/{opened[0]}") == 1
+        assert_same(store, gh, REPO)
+
+
+def test_a_misfiled_comment_github_no_longer_has_is_marked_deleted(store: Store) -> None:
+    with FakeGitHub(small_repo(issues=3), token=TOKEN) as gh:
+        cid = gh.add_comment(REPO, 1, "soon deleted").id
+        gh.inject("bad_body", path_contains="/issues/comments?", payload=_misfiled(cid))
+        gh.inject(
+            "mutate", path_contains="/issues/999", action=lambda fake: fake.delete_comment(cid)
+        )
+        report = sync(store, gh, REPO)
+        assert report.marked_deleted == 1 and deleted_rows(store) == 1
+        with store.begin() as conn:
+            t = schema.comments
+            assert conn.execute(sa.select(t.c.id).where(t.c.deleted)).scalars().all() == [cid]
+
+
+def test_verify_finds_comments_an_older_sync_misfiled(store: Store) -> None:
+    """A store written before this check may hold such comments: `sync --verify` looks through
+    every stored comment, not only those the listings named."""
+    with FakeGitHub(small_repo(issues=3), token=TOKEN) as gh:
+        cid = gh.add_comment(REPO, 3, "misfiled long ago").id
+        sync(store, gh, REPO)
+        with store.begin() as conn:
+            t = schema.comments
+            conn.execute(t.update().where(t.c.id == cid).values(number=999))
+        sync(store, gh, REPO)
+        assert _number_of(store, cid) == 999  # a quiet sync reads nothing it could check
+        sync(store, gh, REPO, verify=True)
+        assert _number_of(store, cid) == 3
+        assert_same(store, gh, REPO)
+
+
 # -- case 4: page 2 of the issues listing answers {} (with the real ETag) ----------------------
 
 
@@ -254,6 +426,67 @@ def test_empty_object_for_a_listing_page_is_not_the_end(store: Store, times: int
         # an empty answer is never kept for a 304.)
         issues = [q for q in gh.requests if q.path == f"/repos/{REPO}/issues"]
         assert len(issues) == 1 and issues[0].not_modified
+
+
+# -- an old answer served with the real ETag (a caching proxy, #25) -----------------------------
+
+
+def _issue_requests(gh: FakeGitHub) -> list[Any]:
+    return [q for q in gh.requests if q.path == f"/repos/{REPO}/issues"]
+
+
+@pytest.mark.parametrize("revalidate", [True, False])
+def test_another_requests_answer_with_the_real_etag_is_read_past_the_cache(
+    store: Store, revalidate: bool
+) -> None:
+    """A cache keyed by path alone answers `since=<the 100th issue>` with the first page: rows
+    older than the `since` asked for, which GitHub never lists, under the real ETag. Kept, that
+    ETag made every later sync a 304 for an answer never read. Now the page is read again
+    unconditionally with `Cache-Control: no-cache`; a cache that ignores even that fails the
+    sync in one line, storing nothing past the page."""
+    with FakeGitHub(small_repo(issues=150), token=TOKEN) as gh:
+        cache = gh.inject("stale", path_contains="/issues?", times=None, revalidate=revalidate)
+        if not revalidate:
+            err = fails_in_one_line(store, gh)
+            assert "before the since=" in err.cause
+            assert sum('"kind": "issue"' in x for x in stored(store, REPO)) == 100
+            with store.begin() as conn:
+                keys = conn.execute(sa.select(schema.http_cache.c.key)).scalars().all()
+            assert not [k for k in keys if "/issues?" in k and "since=" in k]
+            gh.clear_faults()
+            sync(store, gh, REPO)
+            assert_same(store, gh, REPO)
+            return
+        sync(store, gh, REPO)
+        assert cache.hits == 1
+        assert_same(store, gh, REPO)
+        gh.advance(60)
+        gh.update_item(REPO, 120, title="changed behind the cache")
+        sync(store, gh, REPO)
+        assert cache.hits == 2
+        assert_same(store, gh, REPO)
+        # Quiet: the cache answers the conditional request with its old page and the ETag
+        # sent, GitHub would have said 304; read again past the cache, nothing changes.
+        sync(store, gh, REPO)
+        assert cache.hits == 3 and [q.fault for q in _issue_requests(gh)] == ["stale", None]
+        assert_same(store, gh, REPO)
+
+
+def test_an_old_answer_pinned_by_its_etag_is_read_again(store: Store) -> None:
+    """A cache serves its old copy of the one issues page with GitHub's new ETag: nothing in it
+    can show it is old, so the old title is stored. But the next sync sends that ETag and
+    gets a full answer carrying the same ETag, which GitHub never sends (it answers 304): the
+    page is read again past the cache, and the change is found instead of pinned."""
+    with FakeGitHub(small_repo(issues=50), token=TOKEN) as gh:
+        gh.inject("stale", path_contains="/issues?", times=None)
+        sync(store, gh, REPO)
+        gh.advance(60)
+        gh.update_item(REPO, 30, title="changed behind the cache")
+        sync(store, gh, REPO)
+        assert not any("changed behind the cache" in x for x in stored(store, REPO))
+        sync(store, gh, REPO)
+        assert [q.fault for q in _issue_requests(gh)] == ["stale", None]
+        assert_same(store, gh, REPO)
 
 
 def test_cli_reports_a_persisting_wrong_answer_in_one_line(

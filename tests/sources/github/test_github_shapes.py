@@ -37,6 +37,23 @@ def test_rest_listing_may_be_empty() -> None:
     assert shapes.rest_list(nz.comment_from_rest)([]) == []
 
 
+def _comment(updated: str) -> dict[str, Any]:
+    return {
+        "id": 1,
+        "issue_url": "https://api.github.com/repos/o/r/issues/4",
+        "created_at": "2026-01-01T00:00:00Z",
+        "updated_at": updated,
+    }
+
+
+def test_a_since_listing_never_holds_a_row_updated_before_its_since() -> None:
+    parse = shapes.since_list(nz.comment_from_rest, "2026-03-02T10:00:00Z")
+    assert len(parse([_comment("2026-03-02T10:00:00Z"), _comment("2026-03-05T00:00:00Z")])) == 2
+    with pytest.raises(shapes.UnexpectedAnswer, match="row 2 was last updated at 2026-03-02T09:59"):
+        parse([_comment("2026-03-02T10:00:00Z"), _comment("2026-03-02T09:59:59Z")])
+    assert len(shapes.since_list(nz.comment_from_rest, None)([_comment("2020-01-01T00:00:00Z")]))
+
+
 @pytest.mark.parametrize(
     ("page", "problem"),
     [
@@ -111,6 +128,21 @@ def test_pr_details_nulls_github_really_sends() -> None:
     assert shapes.forbidden_at([refused], ["repository", "p5", "labels"]) is None
     with pytest.raises(shapes.UnexpectedAnswer, match=r"p5.labels is null"):
         check({"repository": {"p5": _pr(labels=None)}}, [refused])
+
+
+def test_an_alias_answering_for_another_pr_is_a_wrong_shape() -> None:
+    """`p5: pullRequest(number: 5)` answered with #6's data would store #6's files and reviews
+    under #5; so would a continuation."""
+    with pytest.raises(shapes.UnexpectedAnswer, match="p5 asked for #5 but answers for #6"):
+        shapes.pr_details([5])({"repository": {"p5": _pr(number=6)}}, [])
+    part = queries.Continuation(5, "files", "cursor")
+    check = shapes.continuations([part])
+    check({"repository": {"c0": {"number": 5, "files": conn([])}}}, [])
+    with pytest.raises(shapes.UnexpectedAnswer, match="c0 asked for #5 but answers for #6"):
+        check({"repository": {"c0": {"number": 6, "files": conn([])}}}, [])
+    with pytest.raises(shapes.UnexpectedAnswer, match="c0 asked for #5 but answers for #None"):
+        check({"repository": {"c0": {"files": conn([])}}}, [])
+    assert "number files(" in queries.continuations([part])
 
 
 def test_deletions_need_a_complete_consistent_plausible_listing() -> None:

@@ -16,7 +16,10 @@ the rest of the answer usable, so the caller gets both (`graphql_answer`).
 
 An answer that is valid HTTP but not the shape the caller expects (`{}` for a listing, a null
 repository, a null connection) is retried the same way when the caller passes a parser or a
-check (shapes.py), and then fails with one line: it is never read as "empty".
+check (shapes.py), and then fails with one line: it is never read as "empty". So is a 200 whose
+ETag is the one sent as If-None-Match (GitHub answers that with 304: something in between
+answered instead). After such an answer a GET is asked again without its ETag and with
+`Cache-Control: no-cache`, so a cache serving an old body under the real ETag is passed.
 """
 
 from __future__ import annotations
@@ -130,6 +133,11 @@ class _Retry(Exception):
 @dataclass
 class _CallState:
     secondary_hits: int = 0
+    wrong_answers: int = 0  # answers of the wrong shape or content so far
+
+
+# What a request asked again after a wrong answer sends: no validator, and no cached copy.
+_REREAD = {"Cache-Control": "no-cache", "Pragma": "no-cache"}
 
 
 class GitHubClient:
@@ -213,14 +221,18 @@ class GitHubClient:
         it is retried, then raised as a SourceError.
         """
         url = self.url_for(path, params)
-        headers = {"If-None-Match": etag} if etag else {}
+        conditional = {"If-None-Match": etag} if etag else {}
         if modified_since:
-            headers["If-Modified-Since"] = modified_since
+            conditional["If-Modified-Since"] = modified_since
         what = f"GET {path}"
 
         def attempt(state: _CallState) -> Response:
             self._await_budget("core")
             self.stats.rest_requests += 1
+            # After a wrong answer, ask again unconditionally and past any cache on the way:
+            # a cache that served an old body with the real ETag would serve it again, or
+            # answer the ETag with a 304 for good.
+            headers = _REREAD if state.wrong_answers else conditional
             resp = self._send("GET", url, headers=headers)
             self._note_limit("core", resp.headers)
             if resp.status_code == 304:
@@ -229,11 +241,17 @@ class GitHubClient:
             self._raise_for_status(resp, what, state)
             body = self._json(resp, what)
             self._raise_for_limit_message(resp, body, state)
+            if etag and not state.wrong_answers and _same_tag(resp.headers.get("etag"), etag):
+                # GitHub answers a matching If-None-Match with 304, never with a body: this
+                # one came from something in between, and may be as old as its cache.
+                state.wrong_answers += 1
+                raise _Retry(_SHAPE, "a full answer carrying the ETag it was asked to differ from")
             parsed = None
             if parse is not None:
                 try:
                     parsed = parse(body)
                 except UnexpectedAnswer as exc:
+                    state.wrong_answers += 1
                     raise _Retry(_SHAPE, str(exc)) from exc
             return Response(resp.status_code, body, resp.headers, url, parsed)
 
@@ -629,3 +647,8 @@ def _message(resp: httpx.Response) -> str:
     if isinstance(body, dict):
         return str(body.get("message") or "")
     return ""
+
+
+def _same_tag(got: str | None, sent: str) -> bool:
+    """Does the ETag `got` match `sent` (If-None-Match compares weakly: W/ is ignored)?"""
+    return got is not None and got.strip().removeprefix("W/") == sent.strip().removeprefix("W/")

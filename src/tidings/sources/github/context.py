@@ -36,6 +36,8 @@ class SyncContext:
     # Items whose threads are re-listed on a comment shortfall even in a `--since` sync: those
     # that may hold comments of a second the comment listing could not page through.
     recheck: set[int] = field(default_factory=set)
+    # Item numbers the comment listings named this sync, for orphans.py.
+    parents: set[int] = field(default_factory=set)
     # The review id field the server knows (older GitHub Enterprise lacks `fullDatabaseId`).
     review_id: str = queries.REVIEW_ID_FIELDS[0]
     # Merged PRs whose changed lines are fetched: those merged at or after this (None: none).

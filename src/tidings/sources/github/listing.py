@@ -21,7 +21,7 @@ from typing import Any
 from tidings.common.records import Record
 from tidings.sources.github import normalize as nz
 from tidings.sources.github import pages, same_second, shapes
-from tidings.sources.github.client import PageTooDeep
+from tidings.sources.github.client import PageTooDeep, RequestFailed
 from tidings.sources.github.context import SyncContext, log
 from tidings.sources.github.writers import Write, write_items, write_plain
 from tidings.store import Connection, comments, items
@@ -106,7 +106,14 @@ def read_stream(
         # The page is parsed whole before anything of it is used: a `{}` or an error
         # object is retried and then fails, never read as the end of the stream.
         try:
-            resp = client.get(path, params, etag=etag, parse=shapes.rest_list(convert))
+            resp = client.get(path, params, etag=etag, parse=shapes.since_list(convert, since))
+        except RequestFailed:
+            if etag:
+                # The answer kept being wrong (client.py re-read it unconditionally): the tag
+                # stored for it may be a wrong answer's too, so the next sync reads it whole.
+                with store.begin() as conn:
+                    store.forget_etag(conn, url)
+            raise
         except PageTooDeep:
             if page <= 1 or since is None:
                 raise
@@ -137,6 +144,8 @@ def read_stream(
             newest = nz.format_time(max(times))
             if newest != since:
                 next_since, next_page = newest, 1
+        if stream != "issues":
+            ctx.parents.update(r.number for r in listed)
         with store.begin() as conn:
             changed |= _news(ctx, conn, stream, listed)
             written = write(conn, listed)

@@ -133,7 +133,7 @@ def continuations(
 ) -> str:
     aliases = "\n".join(
         f"    c{i}: pullRequest(number: {part.number}) "
-        f"{{ {_connection(part.connection, part.after, review_id, page)} }}"
+        f"{{ number {_connection(part.connection, part.after, review_id, page)} }}"
         for i, part in enumerate(parts)
     )
     return (

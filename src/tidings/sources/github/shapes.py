@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from pydantic import ValidationError
 
@@ -72,6 +72,36 @@ def rest_list(convert: Callable[[Any], T]) -> Callable[[Any], list[T]]:
         return [_convert(convert, row, f"row {i + 1}") for i, row in enumerate(body)]
 
     return parse
+
+
+class Updated(Protocol):
+    updated_at: datetime
+
+
+U = TypeVar("U", bound=Updated)
+
+
+def since_list(convert: Callable[[Any], U], since: str | None) -> Callable[[Any], list[U]]:
+    """A page of a `since` listing: a listing (`rest_list`) none of whose rows was last
+    updated before `since`, which GitHub never lists. Such a row means the page is not the
+    answer to this request (a cache keyed too loosely served another one, with this
+    request's ETag), so the whole page is wrong: keeping it would store that ETag, and
+    every later sync would get a 304 for an answer never read."""
+    parse = rest_list(convert)
+    floor = nz.parse_time(since)
+
+    def check(body: Any) -> list[U]:
+        rows = parse(body)
+        if floor is not None:
+            for i, row in enumerate(rows):
+                if row.updated_at < floor:
+                    raise UnexpectedAnswer(
+                        f"row {i + 1} was last updated at {nz.format_time(row.updated_at)}, "
+                        f"before the since={since} asked for (an answer to another request?)"
+                    )
+        return rows
+
+    return check
 
 
 def rest_review_ids(row: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -250,10 +280,18 @@ def _alias(repo: Mapping[str, Any], alias: str, errors: Errors) -> Mapping[str, 
     return _object(node, alias)
 
 
+def _same_pr(node: Mapping[str, Any], number: int, alias: str) -> None:
+    """The alias asked for PR `number` answers with that PR: one carrying another PR's data
+    (a proxy or cache mixing answers up) would be stored under the wrong number."""
+    got = node.get("number")
+    if got != number:
+        raise UnexpectedAnswer(f"{alias} asked for #{number} but answers for #{got}")
+
+
 def pr_details(numbers: Sequence[int]) -> GraphQLCheck:
-    """Every aliased PR converts, and each of its nested connections is a complete-looking
-    page; a `null` connection is never read as "no reviews" (only `files`, and a field GitHub
-    says it refused, may be null: see `nullable`)."""
+    """Every aliased PR is the one asked for and converts, and each of its nested connections
+    is a complete-looking page; a `null` connection is never read as "no reviews" (only
+    `files`, and a field GitHub says it refused, may be null: see `nullable`)."""
 
     def check(data: Mapping[str, Any], errors: Errors) -> None:
         repo = repository(data)
@@ -262,6 +300,7 @@ def pr_details(numbers: Sequence[int]) -> GraphQLCheck:
             node = _alias(repo, alias, errors)
             if node is None:
                 continue
+            _same_pr(node, number, alias)
             _convert(nz.pr_details_from_graphql, node, alias)
             _pr_connections(number, node, queries.CONNECTIONS, alias, errors)
 
@@ -274,6 +313,7 @@ def continuations(parts: Sequence[queries.Continuation]) -> GraphQLCheck:
         for i, part in enumerate(parts):
             node = _alias(repo, f"c{i}", errors)
             if node is not None:
+                _same_pr(node, part.number, f"c{i}")
                 _pr_connections(part.number, node, [part.connection], f"c{i}", errors)
 
     return check

@@ -29,6 +29,11 @@
    (no details, no totals check). GitHub documents no `Last-Modified` for these listings, and
    a wrong 304 there would hide changes, so they are not asked by date. `--since DATE` starts
    the streams at that date instead of the cursor; a first sync without it reads all history.
+3b. **Comments filed under no item** — a comment names its item only by URL; one under a
+   number the store holds no item for (an issue opened between the listings, a wrong
+   `issue_url`) is settled by asking GitHub for that item and, if it has none, for the
+   comment itself, which is filed where GitHub says now; what cannot be settled is tried
+   again on later runs (orphans.py).
 4. **PR details by GraphQL** — reviews, files, merge data, closing references and review
    threads' resolution (stored as `unresolved_threads`, the count GitHub reports *now*: for a
    merged PR usually the state at merge, as threads are rarely touched after) have no
@@ -85,16 +90,21 @@
    null connection, a count smaller than the nodes it came with. Such an answer is retried
    like a 5xx and, if it persists, stops the sync with one line; it is never read as "empty",
    so it can neither mark rows deleted nor store a cursor or ETag past data never read.
+   An answer that cannot be this request's is wrong too: a `since` listing row updated before
+   that `since`, a 200 carrying the very ETag sent (GitHub answers that 304), a PR alias
+   carrying another PR. A cache in between (serving an old answer under the real ETag) is the
+   usual cause, so the retry drops the ETag and sends `Cache-Control: no-cache`.
    A value the store cannot hold (a number beyond its column, a year-9999 time:
    store/limits.py) skips its record with a note naming it; it never moves a cursor.
 
 The stages live in modules of their own, run in this order by `sync_repository`: repository.py
-(1), listing.py and same_second.py (2, 3), details.py with pr_fetch.py and pr.py (4),
-patches.py (4b), reconcile.py (5), teams.py (maintainer teams). They fetch and normalise; every
-SQL statement is the store's (store/items.py, comments.py, files.py, rows.py, gaps.py,
-teams.py, quarantine.py), and an import-linter contract keeps SQLAlchemy out of the sources. A
-stage reads the store only through those functions, to decide what to fetch next from what is
-already committed (cursors, stale details, unchecked counts): that is what makes a sync resume.
+(1), listing.py and same_second.py (2, 3), orphans.py (3b), details.py with pr_fetch.py and
+pr.py (4), patches.py (4b), reconcile.py (5), teams.py (maintainer teams). They fetch and
+normalise; every SQL statement is the store's (store/items.py, comments.py, files.py, rows.py,
+gaps.py, teams.py, quarantine.py), and an import-linter contract keeps SQLAlchemy out of the
+sources. A stage reads the store only through those functions, to decide what to fetch next
+from what is already committed (cursors, stale details, unchecked counts): that is what makes
+a sync resume.
 """
 
 from __future__ import annotations
@@ -110,6 +120,7 @@ from tidings.sources.github.client import GitHubClient
 from tidings.sources.github.context import SyncContext
 from tidings.sources.github.details import PR_BATCH, read_details
 from tidings.sources.github.listing import read_streams
+from tidings.sources.github.orphans import read_orphans
 from tidings.sources.github.patches import read_patches
 from tidings.sources.github.reconcile import reconcile_items, reconcile_totals
 from tidings.sources.github.repository import read_repository
@@ -195,6 +206,7 @@ def sync_repository(
 def _run(ctx: SyncContext) -> None:
     read_repository(ctx)
     changed = read_streams(ctx)
+    read_orphans(ctx)
     read_details(ctx)
     read_patches(ctx)
     reconcile_items(ctx)
