@@ -50,7 +50,7 @@ if TYPE_CHECKING:
     from tidings.report.weekly_model import WeeklyReport
     from tidings.report_files import SavedReport
     from tidings.runner import RepoOutcome
-    from tidings.site.build import BuildResult
+    from tidings.site.output import BuildResult
     from tidings.snapshot import SnapshotCounts
     from tidings.sources.git import GitSyncReport
     from tidings.sources.github.budget import GitHubBudget

@@ -24,7 +24,8 @@ from tidings.report.daily import build_daily
 from tidings.report.model import DailyReport
 from tidings.report.weekly import build_weekly
 from tidings.runner import closed_days, run_repositories
-from tidings.site.build import build_site, risk_counts
+from tidings.site.activity import risk_counts
+from tidings.site.build import build_site
 from tidings.site.serve import make_server
 from tidings.snapshot import import_snapshot
 from tidings.store import Store

@@ -8,10 +8,10 @@ search page loads its own language's and merges the others, so a Chinese and an 
 both find their reports from one box.
 
 The index is written to a temporary folder and handed back as bytes, so the site's writer
-(site/build.py) publishes it like every other file: atomically, only the files whose bytes
+(site/output.py) publishes it like every other file: atomically, only the files whose bytes
 changed, and removing fragments of an older index. Pagefind lists languages and filters in a
 different order from run to run (`pagefind-entry.json` is rewritten with sorted keys; its
-compressed filter and metadata files cannot be), so site/build.py runs it only when a page
+compressed filter and metadata files cannot be), so site/search_page.py runs it only when a page
 changed: an unchanged site writes nothing.
 """
 
