@@ -24,8 +24,9 @@ import os
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
-from tidings.config import Lang, SiteConfig
+from tidings.config import SiteConfig
 from tidings.errors import TidingsError
 from tidings.outputs import write_error
 from tidings.progress import Progress
@@ -79,7 +80,6 @@ class SiteBuilder:
         self.report_pages = ReportPages(
             self.ctx, self.pdfs, saved=self.saved.pages, settings_key=settings_key, pdf=self.pdf
         )
-        self.languages: set[Lang] = set()
 
     def build(
         self, reports: list[Summary], inputs: InputCache, progress: Progress | None = None
@@ -95,7 +95,6 @@ class SiteBuilder:
                 f"published in {self.out}: the build would remove every published report",
                 f"check --from; to start a new site, delete {self.out} first",
             )
-        self.languages = {r.lang for r in reports}
         projects = []
         grouped = _group(reports)
         total = len(reports)
@@ -115,9 +114,16 @@ class SiteBuilder:
         write_home(self.ctx, projects, reports)
         made_pages = self.report_pages.made
         remove_gone(self.output, self.saved.pages, made_pages, grouped)
+        search_state: dict[str, Any] = {}
         if self.search_binary is not None:
-            # after the gone pages left the folder it indexes
-            write_search(self.ctx, self.languages, self.saved.files, self.search_binary)
+            search_state = write_search(
+                self.ctx,
+                made_pages,
+                self.saved.files,
+                self.saved.search,
+                self.search_binary,
+                progress,
+            )
         remove_unmade(self.output, self.saved.files, self.ctx.made)
         kept = {rel: key for rel, key in self.saved.pdf.items() if rel[:-4] in made_pages}
         write_manifest(
@@ -126,6 +132,7 @@ class SiteBuilder:
             pages=made_pages,
             files=self.ctx.made,
             inputs=inputs.to_json(),
+            search=search_state,
         )
         self.result.reports = len(reports)
         self.result.projects = len(projects)

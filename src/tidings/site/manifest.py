@@ -29,6 +29,7 @@ class Manifest:
     pages: dict[str, str] = field(default_factory=dict)  # report stem -> its page's key
     files: set[str] = field(default_factory=set)  # other files the build made
     inputs: Any = None  # the scan of the reports folder (sources.InputCache)
+    search: dict[str, Any] = field(default_factory=dict)  # the search bundles (search_page.py)
 
 
 def read_manifest(root: Path, inside: Callable[[str], Path | None]) -> Manifest:
@@ -48,17 +49,25 @@ def read_manifest(root: Path, inside: Callable[[str], Path | None]) -> Manifest:
     found.pages = {stem: key for stem, key in found.pages.items() if inside(stem)}
     files = saved.get("files", []) if isinstance(saved, dict) else []
     found.files = {f for f in files if isinstance(f, str) and inside(f) is not None}
+    search = saved.get("search") if isinstance(saved, dict) else None
+    found.search = search if isinstance(search, dict) else {}
     return found
 
 
 def write_manifest(
-    output: Output, pdf: dict[str, str], pages: dict[str, str], files: set[str], inputs: Any
+    output: Output,
+    pdf: dict[str, str],
+    pages: dict[str, str],
+    files: set[str],
+    inputs: Any,
+    search: dict[str, Any],
 ) -> None:
     manifest = {
         "pdf": dict(sorted(pdf.items())),
         "pages": dict(sorted(pages.items())),
         "files": sorted(files),
         "inputs": inputs,
+        "search": search,
     }
     # Compact: the C encoder writes it in one piece (an indented dump is built from many
     # small strings, a peak that grew with the archive).

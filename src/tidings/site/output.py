@@ -28,6 +28,9 @@ class BuildResult:
     reports_parsed: int = 0
     markdown_reused: int = 0  # Markdown published as written beside the report's JSON
     markdown_rendered: int = 0  # rendered here: the report had no Markdown beside it
+    search_bundles: int = 0  # the search page's indexes (site/search_bundles.py)
+    search_bundles_indexed: int = 0  # made again by this build: their pages changed
+    search_pages_indexed: int = 0  # the pages of those
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -42,6 +45,9 @@ class BuildResult:
             "reports_parsed": self.reports_parsed,
             "markdown_reused": self.markdown_reused,
             "markdown_rendered": self.markdown_rendered,
+            "search_bundles": self.search_bundles,
+            "search_bundles_indexed": self.search_bundles_indexed,
+            "search_pages_indexed": self.search_pages_indexed,
             "warnings": self.warnings,
         }
 
