@@ -41,7 +41,7 @@ from tidings.site.layout import report_stem
 from tidings.site.manifest import MANIFEST, code_digest, read_manifest, write_manifest
 from tidings.site.output import BuildResult, Output
 from tidings.site.pdfs import PdfQueue
-from tidings.site.project_pages import write_project
+from tidings.site.project_pages import Project, write_project
 from tidings.site.report_pages import ReportPages
 from tidings.site.search_page import write_search
 from tidings.site.sources import InputCache, Summary, find_reports, holds_reports
@@ -95,19 +95,8 @@ class SiteBuilder:
                 f"published in {self.out}: the build would remove every published report",
                 f"check --from; to start a new site, delete {self.out} first",
             )
-        projects = []
         grouped = _group(reports)
-        total = len(reports)
-        done = 0
-        for repo, group in grouped.items():
-            siblings = {(r.kind, r.period, r.lang) for r in group}
-            archive = Archive(group)
-            for r in group:
-                self.report_pages.build(r, siblings, archive)
-                done += 1
-                if progress:
-                    progress("pages", done, total)
-            projects.append(write_project(self.ctx, repo, group, archive))
+        projects = self._write_projects(grouped, len(reports), progress)
         self.pdfs.make()
         if self.pdfs.unreadable:
             self.result.warnings.append(skipped_line(self.pdfs.unreadable))
@@ -137,6 +126,23 @@ class SiteBuilder:
         self.result.reports = len(reports)
         self.result.projects = len(projects)
         return self.result
+
+    def _write_projects(
+        self, grouped: dict[str, list[Summary]], total: int, progress: Progress | None
+    ) -> list[Project]:
+        """Each project's report pages, then its own pages; its card for the home page."""
+        projects = []
+        done = 0
+        for repo, group in grouped.items():
+            siblings = {(r.kind, r.period, r.lang) for r in group}
+            archive = Archive(group)
+            for r in group:
+                self.report_pages.build(r, siblings, archive)
+                done += 1
+                if progress:
+                    progress("pages", done, total)
+            projects.append(write_project(self.ctx, repo, group, archive))
+        return projects
 
 
 def _scan_and_build(

@@ -2,7 +2,7 @@
 base path or straight from disk:
 
     index.html                                  projects
-    search.html, pagefind/                      search (site/search_page.py)
+    search.html, pagefind/, pagefind/LANG/NAME/ search (site/search_page.py)
     OWNER/REPO/index.html                       reports newest first, charts
     OWNER/REPO/archive/YYYY-MM.html             a month's calendar
     OWNER/REPO/feed.xml, feed.LANG.xml          Atom
