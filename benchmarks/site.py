@@ -33,11 +33,12 @@ real PDF instead, in a separate, timed phase. Figures, measured in one run:
 6. memory and search: archives of 100 and 800 reports (`--sizes 100,800,4000` adds 4,000;
    each with its Markdown beside its JSON as `tidings run` files them; a weekly report for
    every seven dailies), each built, rebuilt with nothing new, and rebuilt after one report
-   in the middle of the archive changed, every build in a fresh process (`--child-build`)
-   without PDFs. For each: the build process's own peak RSS and wall time, and every process
-   it started (Pagefind, one run per search bundle it indexes): how many, the largest one's
-   own peak RSS, their summed wall time, read from /proc every 20 ms (benchmarks/proctree.py
-   says why not ru_maxrss), with their CPU time from RUSAGE_CHILDREN. Targets: the build
+   changed (three times, one report each, a third, half and two thirds into the archive: the
+   median is shown), every build in a fresh process (`--child-build`) without PDFs. For
+   each: the build process's own peak RSS and wall time, and every process it started
+   (Pagefind, one run per search bundle it indexes): how many, the largest one's own peak
+   RSS, their summed wall time, read from /proc every 20 ms (benchmarks/proctree.py says why
+   not ru_maxrss), with their CPU time from RUSAGE_CHILDREN. Targets: the build
    process and Pagefind flat in archive size (the largest within 1.2x and 1.3x of the
    smallest), one changed report re-indexing one bundle at every size, a quiet rebuild parsing
    no report and running no Pagefind, and every report's Markdown published as written.
@@ -390,10 +391,10 @@ def measured_build(src: Path, out: Path, bundle_bytes: int | None = None) -> dic
     return found
 
 
-def change_one_report(src: Path, days: int) -> Path:
-    """Edit the daily report in the middle of the archive (a merged PR's title), as a re-run
-    of an old day would; its Markdown beside it changes too."""
-    day = date(2025, 1, 1) + timedelta(days=days // 2)
+def change_one_report(src: Path, index: int) -> Path:
+    """Edit the `index`th daily report (a merged PR's title), as a re-run of an old day
+    would; its Markdown beside it changes too."""
+    day = date(2025, 1, 1) + timedelta(days=index)
     path = src / REPO / "daily" / f"{day}.en.json"
     data = json.loads(path.read_text("utf-8"))
     data["appendix"]["merged_prs"][0]["title"] += " (edited)"
@@ -421,8 +422,14 @@ def memory_phase(
         reports = write_archive(src, days, weeks, seed)
         first = measured_build(src, out, bundle_bytes)
         again = measured_build(src, out, bundle_bytes)
-        change_one_report(src, days)
-        changed = measured_build(src, out, bundle_bytes)
+        # One report changed, three times (a third, half and two thirds into the archive),
+        # each rebuilt on its own: the median, as a loaded machine's one slow run would mislead.
+        changes = []
+        for index in (days // 3, days // 2, 2 * days // 3):
+            change_one_report(src, index)
+            changes.append(measured_build(src, out, bundle_bytes))
+        changes.sort(key=lambda b: b["wall_s"])
+        changed = changes[1] | {"walls_s": [b["wall_s"] for b in changes]}
         rows.append(
             {
                 "days": days,
@@ -652,7 +659,10 @@ def _memory_lines(row: dict[str, Any]) -> list[str]:
         f"{first['search_bundles']} search bundles, {first['markdown_reused']} Markdown reused:",
         _build_line("first build", first),
         _build_line("rebuild, nothing new", row["rebuild"]),
-        _build_line("one changed report", row["changed"]),
+        _build_line("one changed report", row["changed"])
+        + " (the median of 3: "
+        + ", ".join(f"{w:.2f}" for w in row["changed"]["walls_s"])
+        + " s)",
     ]
 
 
@@ -703,8 +713,12 @@ def render(results: dict[str, Any]) -> str:
         "  targets:",
         *[f"    [{'x' if ok else ' '}] {name}" for name, ok in r["targets"].items()],
     ]
-    verdict = "PASS" if all(r["targets"].values()) else "FAIL"
-    lines.append(f"  {verdict}: {r['build_s']:.2f} s against the 60 s target")
+    met = sum(r["targets"].values())
+    verdict = "PASS" if met == len(r["targets"]) else "FAIL"
+    lines.append(
+        f"  {verdict}: {met} of {len(r['targets'])} targets met; the first build with PDFs "
+        f"{r['build_s']:.2f} s against the 60 s target"
+    )
     return "\n".join(lines)
 
 
