@@ -3,7 +3,13 @@ in time order, and stable from one build to the next, so a change re-indexes wha
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from tidings.config import Lang, SiteConfig
+from tidings.site.context import SiteContext
+from tidings.site.output import BuildResult, Output
 from tidings.site.search_bundles import Bundle, Page, page_key, plan
+from tidings.site.search_page import Placed, place
 
 LIMIT = 7  # bytes a bundle holds: pages of 3 bytes, two a bundle
 
@@ -92,3 +98,32 @@ def test_bounds_from_an_edited_manifest_are_only_names() -> None:
     bundles = plan([day(n) for n in range(1, 4)], [7, None, "../../x"], LIMIT)
     assert bundles[0].low == "" and sum(len(b.pages) for b in bundles) == 3
     assert all(isinstance(b.low, str) for b in bundles)
+
+
+def _placed(tmp_path: Path, stems: list[str], language: Lang) -> list[tuple[str, str, bool]]:
+    output = Output(tmp_path, BuildResult(out=tmp_path))
+    ctx = SiteContext(SiteConfig(language=language), output, search=True)
+    return [(p.lang, p.folder, p.primary) for p in place(ctx, stems, {})]
+
+
+def test_the_search_pages_own_bundle_is_the_first_of_its_language(tmp_path: Path) -> None:
+    stems = ["o/r/daily/2026-03-01.zh", "o/r/daily/2026-03-01.en"]
+    assert _placed(tmp_path, stems, "en") == [
+        ("en", "pagefind", True),
+        ("zh", "pagefind/zh/start", False),
+    ]
+    assert _placed(tmp_path, stems, "zh") == [
+        ("zh", "pagefind", True),
+        ("en", "pagefind/en/start", False),
+    ]
+    # No page in the site's language: the other language's first bundle is the page's own.
+    assert _placed(tmp_path, stems[:1], "en") == [("zh", "pagefind", True)]
+
+
+def test_a_bundle_owns_the_files_of_its_folder_only() -> None:
+    own = Placed("en", Bundle(""), "pagefind", primary=True)
+    other = Placed("zh", Bundle(""), "pagefind/zh/start", primary=False)
+    assert own.owns("pagefind/pagefind.js") and own.owns("pagefind/index/en_1.pf_index")
+    assert not own.owns("pagefind/zh/start/pagefind-entry.json") and not own.owns("search.html")
+    assert other.owns("pagefind/zh/start/fragment/zh-cn_1.pf_fragment")
+    assert not other.owns("pagefind/zh/start2/pagefind-entry.json")

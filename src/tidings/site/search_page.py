@@ -62,9 +62,17 @@ class Placed:
 
     def owns(self, rel: str) -> bool:
         """`rel` is a file of this bundle (the primary's folder holds the others' folders)."""
-        if not rel.startswith(self.folder + "/"):
-            return False
-        return not self.primary or rel.split("/")[1] not in LANGS
+        return folder_of(rel) == self.folder
+
+
+def folder_of(rel: str) -> str | None:
+    """The bundle folder a file of the site is in, if any: pagefind/LANG/NAME/… or pagefind/…"""
+    parts = rel.split("/")
+    if len(parts) < 2 or parts[0] != search.FOLDER:
+        return None
+    if parts[1] in LANGS:
+        return "/".join(parts[:3]) if len(parts) > 3 else None
+    return search.FOLDER
 
 
 def _folder(lang: str, low: str) -> str:
@@ -119,11 +127,14 @@ def write_search(
     old = old_signatures if isinstance(old_signatures, dict) else {}
     signatures: dict[str, str] = {}
     key = search.binary_key(binary)
+    by_folder: dict[str | None, set[str]] = defaultdict(set)
+    for rel in before:
+        by_folder[folder_of(rel)].add(rel)
     stale = []
     for bundle in placed:
         signature = bundle.signature(key, pages)
         signatures[bundle.folder] = signature
-        files = {rel for rel in before if bundle.owns(rel)}
+        files = by_folder.get(bundle.folder, set())
         if old.get(bundle.folder) == signature and files and all(map(ctx.output.exists, files)):
             ctx.made |= files
         else:
