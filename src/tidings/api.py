@@ -58,7 +58,7 @@ if TYPE_CHECKING:
     from tidings.report.model import DailyReport
     from tidings.report.service import ReportService
     from tidings.report.weekly_model import WeeklyReport
-    from tidings.site.build import BuildResult
+    from tidings.site.output import BuildResult
     from tidings.sources.git import GitSyncReport
     from tidings.sources.github.budget import GitHubBudget
     from tidings.sources.github.sync import SyncReport

@@ -28,7 +28,7 @@ def test_the_verdict_reads_the_large_fleets_first_run() -> None:
 
 @pytest.mark.slow
 def test_a_small_fleet_runs_end_to_end() -> None:
-    first, quiet = measure(3, 1, latency=0.0, concurrency=2)
+    first, quiet, changed = measure(3, 1, latency=0.0, concurrency=2)
     assert first.ok and quiet.ok and first.repos == quiet.repos == 4
     assert first.run == "first" and quiet.run == "quiet"
     # Each repository's first sync: its listings and its PRs' details by GraphQL.
@@ -43,3 +43,11 @@ def test_a_small_fleet_runs_end_to_end() -> None:
     # 7 closed days and the last closed week, in English, for each of the four.
     assert first.reports == quiet.reports == 4 * 8
     assert 0 < first.peak_rss_mb < 2000 and first.wall_s > 0
+    # Every process counted: the site's Pagefind runs, seen from /proc, in the peak.
+    assert first.pagefind_runs >= 1 and first.children >= first.pagefind_runs
+    assert first.peak_rss_mb == round(first.own_rss_mb + first.children_peak_mb, 1)
+    assert first.pagefind_peak_mb > 0 and first.children_cpu_s > 0
+    assert quiet.pagefind_runs == 0  # nothing new: the search index is not made again
+    # One report edited, then `site build`: no request, one search bundle indexed again.
+    assert changed.run == "changed" and changed.ok and changed.rest_requests == 0
+    assert changed.pagefind_runs == 1 and changed.reports == first.reports

@@ -36,8 +36,16 @@ def test_quick_site_benchmark_reports_every_figure() -> None:
         assert row["first"]["rss_mb"] > 0 and row["first"]["reports"] == row["reports"]
         assert row["first"]["markdown_reused"] == row["reports"]
         assert row["rebuild"]["reports_parsed"] == 0 and row["rebuild"]["written"] == 0
+        # Search: a Pagefind run per bundle indexed, seen from /proc; none when nothing changed;
+        # one bundle (of several) for one changed report.
+        first, changed = row["first"], row["changed"]
+        assert first["pagefind"]["count"] == first["search_bundles_indexed"]
+        assert first["search_bundles"] >= 2 and first["pagefind"]["peak_rss_mb"] > 0
+        assert row["rebuild"]["pagefind"]["count"] == 0
+        assert changed["search_bundles_indexed"] == 1 == changed["pagefind"]["count"]
+        assert changed["search_pages_indexed"] < first["search_pages_indexed"]
     assert results["memory"]["first_ratio"] > 0
     assert all(results["targets"].values()), results["targets"]
     text = render(results)
     assert "one new daily report" in text and "targets:" in text and "real PDFs" in text
-    assert "ratio larger/smaller" in text
+    assert "ratio largest/smallest" in text and "Pagefind" in text

@@ -738,7 +738,8 @@ def test_snapshot_import_refuses_a_path_like_repository(tmp_path: Path) -> None:
 
 
 def test_site_build_never_writes_outside_its_folder(hostile: World, tmp_path: Path) -> None:
-    from tidings.site.build import MANIFEST, build_site
+    from tidings.site.build import build_site
+    from tidings.site.manifest import MANIFEST
 
     src = tmp_path / "reports"
     _write_reports(hostile, src)
@@ -763,7 +764,7 @@ def test_site_build_never_writes_outside_its_folder(hostile: World, tmp_path: Pa
 
 def test_site_output_refuses_paths_out_of_the_folder(tmp_path: Path) -> None:
     from tidings.errors import TidingsError
-    from tidings.site.build import BuildResult, Output
+    from tidings.site.output import BuildResult, Output
 
     out = Output(tmp_path / "site", BuildResult(out=tmp_path / "site"))
     for rel in ("../x.html", "a/../../x.html", "/etc/x", "a//b", ""):

@@ -104,7 +104,7 @@ def test_quotes_in_the_other_language_carry_lang(store: Store) -> None:
 
 def _fragments(site: Path) -> dict[str, list[dict[str, object]]]:
     pages = {}
-    for path in (site / "pagefind" / "fragment").glob("*.pf_fragment"):
+    for path in site.glob("pagefind/**/fragment/*.pf_fragment"):  # every bundle's
         raw = gzip.decompress(path.read_bytes())
         assert raw.startswith(b"pagefind_dcd")
         data = json.loads(raw[len(b"pagefind_dcd") :])

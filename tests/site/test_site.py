@@ -25,7 +25,8 @@ from tidings.render.markdown import render_daily_markdown
 from tidings.report.daily import build_daily
 from tidings.report.model import DailyReport
 from tidings.report.weekly import build_weekly
-from tidings.site.build import build_site, risk_counts
+from tidings.site.activity import risk_counts
+from tidings.site.build import build_site
 from tidings.site.serve import make_server
 from tidings.sources.snapshot import import_snapshot
 from tidings.store import Store

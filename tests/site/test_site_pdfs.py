@@ -23,7 +23,7 @@ from tidings.demo import CONFIG_PATH, SAMPLE_PATH
 from tidings.errors import TidingsError
 from tidings.jobs.runner import run_repositories
 from tidings.render import pdf as pdf_module
-from tidings.site import build
+from tidings.site import pdfs as site_pdfs
 from tidings.site.build import build_site
 from tidings.sources.snapshot import import_snapshot
 from tidings.store import Store
@@ -162,9 +162,9 @@ def test_site_renders_again_when_the_renderer_changed(
     calls = Calls(monkeypatch)
     # A template change: the print page differs from the one the stored PDFs were made from.
     original = pdf_module.print_html
-    monkeypatch.setattr(build, "print_html", lambda r: original(r) + "<!-- new template -->")
+    monkeypatch.setattr(site_pdfs, "print_html", lambda r: original(r) + "<!-- new template -->")
     assert build_site(reports_dir, tmp_path / "a", SiteConfig()).pdfs_made == 2
-    monkeypatch.setattr(build, "print_html", original)
+    monkeypatch.setattr(site_pdfs, "print_html", original)
     # A print CSS (or WeasyPrint) change: the same page, a different key.
     monkeypatch.setattr(pdf_module, "PRINT_CSS", pdf_module.PRINT_CSS + "h1 { color: red }")
     result = build_site(reports_dir, tmp_path / "b", SiteConfig())

@@ -132,7 +132,7 @@ KILL_AT = """\
 import os, shutil, signal, sys
 from pathlib import Path
 from tidings.common.config import SiteConfig
-from tidings.site import build, publish
+from tidings.site import build, output, publish
 
 source, out, where, at = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3], int(sys.argv[4])
 count = [0]
@@ -143,11 +143,11 @@ def tick():
         os.kill(os.getpid(), signal.SIGKILL)
 
 if where == "write":  # before the at-th file is written into the staging folder
-    put = build.Output.put
+    put = output.Output.put
     def counted(self, rel, content):
         tick()
         return put(self, rel, content)
-    build.Output.put = counted
+    output.Output.put = counted
 elif where == "rename":  # a system without exchange: after the at-th of its two renames
     publish._exchange = lambda a, b: False
     rename = os.rename

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-import tidings.site.build as site_build
+import tidings.site.pdfs as site_pdfs
 import tidings.site.sources as site_sources
 from tidings.common.config import SiteConfig, load_config
 from tidings.demo import CONFIG_PATH, REPO, SAMPLE_PATH
@@ -21,7 +21,8 @@ from tidings.render.markdown import render_markdown
 from tidings.report.daily import build_daily
 from tidings.report.kinds import Report
 from tidings.report.weekly import build_weekly
-from tidings.site.build import MANIFEST, build_site
+from tidings.site.build import build_site
+from tidings.site.manifest import MANIFEST
 from tidings.sources.snapshot import import_snapshot
 from tidings.store import Store
 
@@ -206,8 +207,8 @@ def test_pdfs_the_site_renders_are_made_in_batches(
         for html in htmls:
             yield b"%PDF-fake " + str(len(html)).encode()
 
-    monkeypatch.setattr(site_build, "render_pdfs", fake_render)
-    monkeypatch.setattr(site_build, "PDF_BATCH", 2)
+    monkeypatch.setattr(site_pdfs, "render_pdfs", fake_render)
+    monkeypatch.setattr(site_pdfs, "PDF_BATCH", 2)
     src, out = tmp_path / "reports", tmp_path / "site"
     for report in reports[:5]:
         path = src / f"{report_name(report)}.json"

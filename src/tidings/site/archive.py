@@ -3,7 +3,7 @@ days, months, and each report's window as GitHub searches.
 
 Everything here is built from the reports' kinds, periods and languages (the site's own file
 names) and from the repository URL: no report text becomes a link. Pure functions of the
-list of reports, so a page's links can be part of its cache key (site/build.py).
+list of reports, so a page's links can be part of its cache key (site/report_pages.py).
 """
 
 from __future__ import annotations
