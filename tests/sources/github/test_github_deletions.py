@@ -17,6 +17,7 @@ import pytest
 from testkit.servers.github import FakeGitHub, Request
 from tests.sources.github.test_github_dataloss import REPO, T0, deleted_rows, small_repo
 from tests.sources.github.test_github_sync import TOKEN, assert_same, sync
+from tidings.common import records as r
 from tidings.errors import SourceError
 from tidings.sources.github import missing
 from tidings.store import Store, owed
@@ -66,8 +67,12 @@ def gh() -> Iterator[FakeGitHub]:
 def _is_deleted(store: Store, number: int) -> bool:
     with store.begin() as conn:
         repo_id = store.require_repo(conn, REPO)
-        rows = [x for x in read_records(conn, repo_id) if getattr(x, "number", None) == number]
-    return any(getattr(x, "deleted", False) for x in rows if x.type == "item")  # type: ignore[attr-defined]
+        [item] = [
+            x
+            for x in read_records(conn, repo_id)
+            if isinstance(x, r.ItemRecord) and x.number == number
+        ]
+    return item.deleted
 
 
 def _owed(store: Store) -> owed.Owed | None:
