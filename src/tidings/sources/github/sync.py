@@ -72,11 +72,12 @@
    GitHub counts, the missing are found by counting creation ranges with GitHub's search and
    asking for the candidates by number (missing.py: about k·log n queries for k deletions
    among n items: 4 and the totals for one among 36,000 PRs), or, where that would cost as
-   much, by listing every number (n/100 queries). Absence is weak evidence, so a listing only marks rows deleted
-   when it is complete, agrees with GitHub's own count for it, and does not make most of what
-   we hold vanish at once (deletions.py); by number only GitHub's NOT_FOUND marks an item, and
-   never for many more than the totals miss; PR files and closing references are replaced only
-   by a complete list. A refused verdict keeps the rows and leaves a note in the sync summary.
+   much, by listing every number (n/100 queries). Absence is weak evidence, so a listing only
+   marks rows deleted when it is complete, agrees with GitHub's own count for it, and does not
+   make most of what we hold vanish at once (deletions.py); by number only GitHub's NOT_FOUND
+   marks an item, and never for many more than the totals miss; PR files and closing
+   references are replaced only by a complete list. A refused verdict keeps the rows and
+   leaves a note in the sync summary.
 6. **Bots** — `author_type` is stored as GitHub reports it; deciding what counts as a bot is
    left to the facts layer.
 7. **Crash safety** — every write is one transaction per page or batch and every stage is
