@@ -261,6 +261,22 @@ def live_numbers(conn: Connection, repo_id: int, kind: str) -> list[int]:
     )
 
 
+def live_by_creation(
+    conn: Connection, repo_id: int, kind: str
+) -> list[tuple[int, datetime | None]]:
+    """Live items of `kind` as (number, created_at), oldest first (undated ones first, in
+    number order): what the search for deleted items cuts into creation ranges."""
+    t = _items
+    return [
+        (number, created)
+        for number, created in conn.execute(
+            sa.select(t.c.number, t.c.created_at)
+            .where(t.c.repo_id == repo_id, t.c.kind == kind, t.c.deleted.is_(False))
+            .order_by(t.c.created_at.is_not(None), t.c.created_at, t.c.number)
+        )
+    ]
+
+
 def mark_deleted(conn: Connection, repo_id: int, numbers: Sequence[int]) -> int:
     """Flag items GitHub no longer has; they stay in the store for history. How many rows
     were updated."""

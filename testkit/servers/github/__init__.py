@@ -34,6 +34,9 @@ background thread, logs every request, and injects the faults a real sync meets:
   `add_review`, `add_review_comment`, `delete_review_comment`, `push_commit`, and of the
   repository `push`, `star`, `fork`, `update_repository`. The repository argument may be left
   out when the fake holds one repository: `gh.add_comment(5, "hi")`.
+- GraphQL `search(type: ISSUE) { issueCount }` for `repo:`, `is:`, `type:` and `created:`
+  qualifiers (search.py; anything else is refused, not guessed); `search_lag` (seconds) makes
+  its index trail the clock, as GitHub's does.
 - Conditional requests as GitHub answers them (etags.py): an ETag is bound to the token that
   asked (`extra_tokens` are others), so another token's If-None-Match is a paid 200; the
   repository object sends `Last-Modified` (its `updated_at`, moved by stars, forks and
@@ -55,7 +58,7 @@ it to the real one).
 The package is cut along the fake's seams: `core` (state, data in and out, the clock), `state` (one
 repository), `normalise`, `mutations`, `rest_json` and `rest` (REST v3), `graphql_schema`,
 `graphql_endpoint`, `graphql_nodes`, `graphql_connections`, `graphql_values`, `graphql_cost` and
-`discussions` (GraphQL v4), `faults`, `etags`, `rate_limits`, `log`, `wire` (requests and
+`discussions` (GraphQL v4), `search`, `faults`, `etags`, `rate_limits`, `log`, `wire` (requests and
 responses), `server` (HTTP) and `fake` (`FakeGitHub`, which puts the sides together).
 """
 

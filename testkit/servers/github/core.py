@@ -67,6 +67,9 @@ class FakeCore:
         # A comment on a PR moves its issue record's `updated_at` (REST issues, `comments`)
         # but not its pull request record's (GraphQL `updatedAt`, REST /pulls/N).
         self.split_update_times = False
+        # Seconds GitHub's search index trails the clock (search.py): items created within it
+        # are not counted yet, items deleted within it still are.
+        self.search_lag = 0.0
         self._lock = threading.RLock()
         self._repos: dict[str, _Repo] = {}
         self._teams: dict[str, list[str]] = {}  # "org/slug" (lower case) -> member logins

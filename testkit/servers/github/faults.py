@@ -141,7 +141,7 @@ class FaultsMixin(FakeCore):
         "bad_body" serves `payload` (default `{}`; e.g. `{"message": "oops"}`) instead, or
         `payload(real)` when it is callable (an edit of the real answer's JSON);
         "null_repository" answers a GraphQL query `{"data": {"repository": null}}`, no error;
-        "zero_totals" sets every `totalCount` under `data.repository` to 0;
+        "zero_totals" sets every `totalCount` (and every search's `issueCount`) to 0;
         "null_connections" sets the named `connections` of every aliased PR to null, each with
         a nested NOT_FOUND error. The GraphQL kinds match GraphQL requests only.
         `skip=N` lets the first N matching requests through (e.g. the second issues page).
@@ -277,12 +277,14 @@ def _corrupt(fault: Fault, real: _Response, request: Request) -> _Response:
         body = json.loads(real.body or b"null")
     except ValueError:
         body = None
-    repo = ((body or {}).get("data") or {}).get("repository") if isinstance(body, dict) else None
+    data = body.get("data") if isinstance(body, dict) else None
+    if fault.kind == "zero_totals" and isinstance(body, dict) and isinstance(data, dict):
+        _zero_counts(data)  # the repository's counts, and searches' (at the root)
+        return _Response(200, _json(body), headers, fault=fault.kind)
+    repo = data.get("repository") if isinstance(data, dict) else None
     if not isinstance(body, dict) or not isinstance(repo, dict):
         return real  # nothing of the kind to corrupt (an error answer): served as it was
-    if fault.kind == "zero_totals":
-        _zero_counts(repo)
-    elif fault.kind == "forbidden":
+    if fault.kind == "forbidden":
         errors = body.setdefault("errors", [])
         org = str(fault.payload or "acme")
         for alias, node in repo.items():
@@ -322,7 +324,7 @@ def _corrupt(fault: Fault, real: _Response, request: Request) -> _Response:
 def _zero_counts(value: Any) -> None:
     if isinstance(value, dict):
         for key, child in value.items():
-            if key == "totalCount":
+            if key in ("totalCount", "issueCount"):
                 value[key] = 0
             else:
                 _zero_counts(child)

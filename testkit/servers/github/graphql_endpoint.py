@@ -20,10 +20,11 @@ from testkit.servers.github.graphql_cost import _count_fields, _query_cost
 from testkit.servers.github.graphql_nodes import GraphQLNodesMixin
 from testkit.servers.github.graphql_schema import _schema
 from testkit.servers.github.graphql_values import _format_error, _gql_actor, _not_found
+from testkit.servers.github.search import SearchMixin
 from testkit.servers.github.wire import Request, _Response
 
 
-class GraphQLMixin(GraphQLNodesMixin, FaultsMixin):
+class GraphQLMixin(GraphQLNodesMixin, SearchMixin, FaultsMixin):
     """POST /graphql: parse, validate, charge, execute, and GitHub's partial answers."""
 
     def _graphql_request(self, request: Request) -> _Response:
@@ -117,6 +118,9 @@ class GraphQLMixin(GraphQLNodesMixin, FaultsMixin):
         def nodes(info: GraphQLResolveInfo, ids: list[str]) -> list[dict[str, Any] | None]:
             return [self._gql_node(ctx, x) for x in ids]
 
+        def search(info: GraphQLResolveInfo, **args: Any) -> dict[str, Any]:
+            return self._gql_search(info, args)
+
         def create_discussion(info: GraphQLResolveInfo, input: dict[str, Any]) -> dict[str, Any]:
             return {
                 "clientMutationId": input.get("clientMutationId"),
@@ -129,5 +133,6 @@ class GraphQLMixin(GraphQLNodesMixin, FaultsMixin):
             "viewer": _gql_actor("tidings-test", "User"),
             "node": node,
             "nodes": nodes,
+            "search": search,
             "createDiscussion": create_discussion,  # the Mutation root shares this value
         }

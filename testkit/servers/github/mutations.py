@@ -136,6 +136,7 @@ class MutationsMixin(FakeCore):
         with self._lock:
             data = self._repo(name)
             self._item(data, cast(int, num)).deleted = True
+            data.deleted_at[cast(int, num)] = self.clock
 
     def add_comment(
         self,

@@ -26,6 +26,8 @@ class _Repo:
     # Review-thread resolution has no field in the records: the ids of the top-level review
     # comments whose threads are unresolved (every other thread is resolved).
     unresolved: set[int] = field(default_factory=set)
+    # When each deleted item was deleted (FakeGitHub.delete_item), for the search index's lag.
+    deleted_at: dict[int, datetime] = field(default_factory=dict)
     # A PR's pull request record's own updated_at, where it lags its issue record's (the
     # item's `updated_at`): see FakeGitHub.split_update_times.
     pull_updated: dict[int, datetime] = field(default_factory=dict)

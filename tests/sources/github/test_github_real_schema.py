@@ -59,6 +59,8 @@ def _every_query() -> list[tuple[str, str]]:
         ("PR numbers", queries.item_numbers("pullRequests")),
         ("issues by update", queries.items_by_update("issues")),
         ("PRs by update", queries.items_by_update("pullRequests")),
+        ("search counts", queries.search_counts(3)),
+        ("items by number", queries.items_by_number([1, 22, 333])),
     ]
     for field in queries.REVIEW_ID_FIELDS:
         out.append((f"details/{field}", queries.pr_details([1, 22, 333], field)))

@@ -24,7 +24,7 @@ from tidings.sources.github import pages, same_second, shapes
 from tidings.sources.github.client import PageTooDeep, RequestFailed
 from tidings.sources.github.context import SyncContext, log
 from tidings.sources.github.writers import Write, write_items, write_plain
-from tidings.store import Connection, comments, items
+from tidings.store import Connection, comments, items, owed
 from tidings.store.limits import EARLIEST, END
 from tidings.store.rows import record_problem
 
@@ -122,6 +122,8 @@ def read_stream(
             # is read another way, and then the listing goes on after it.
             since = same_second.read_rest_of_second(ctx, stream, stage, since, page, write)
             page, resuming = 1, False
+            with store.begin() as conn:
+                _owe_totals(ctx, conn, stage)
             changed = True
             continue
         if resp.not_modified:
@@ -147,7 +149,9 @@ def read_stream(
         if stream != "issues":
             ctx.parents.update(r.number for r in listed)
         with store.begin() as conn:
-            changed |= _news(ctx, conn, stream, listed)
+            if _news(ctx, conn, stream, listed):
+                _owe_totals(ctx, conn, stage)
+                changed = True
             written = write(conn, listed)
             if full:
                 store.set_cursor(conn, ctx.repo_id, stream, format_cursor(next_since, next_page))
@@ -166,6 +170,12 @@ def read_stream(
         since, page = next_since, next_page
     log.info("%s: %s stream read %d rows", ctx.full_name, stage, done)
     return changed
+
+
+def _owe_totals(ctx: SyncContext, conn: Connection, stage: str) -> None:
+    """Something changed, so a deletion may hide behind it: the totals check (reconcile.py)
+    is owed until one succeeds, whatever becomes of this sync."""
+    owed.owe_totals(ctx.store, conn, ctx.repo_id, f"the {stage} listing changed")
 
 
 def _news(ctx: SyncContext, conn: Connection, stream: str, listed: Sequence[Any]) -> bool:

@@ -146,15 +146,49 @@ def continuations(
     )
 
 
+# `nameWithOwner` is the repository's name as GitHub spells it now (after a rename too): what
+# a search for its items must name (`repo:`).
 REPO_TOTALS = f"""
 query($owner: String!, $name: String!) {{
   {RATE_LIMIT}
   repository(owner: $owner, name: $name) {{
+    nameWithOwner
     issues {{ totalCount }}
     pullRequests {{ totalCount }}
   }}
 }}
 """
+
+
+def search_counts(count: int) -> str:
+    """How many issues or PRs each of `count` searches matches (`$q0`, `$q1`…), aliased
+    `s0`, `s1`… into one query. Counts only: no result is read, so no `first` is needed."""
+    params = ", ".join(f"$q{i}: String!" for i in range(count))
+    aliases = "\n".join(
+        f"  s{i}: search(query: $q{i}, type: ISSUE) {{ issueCount }}" for i in range(count)
+    )
+    return f"query({params}) {{\n  {RATE_LIMIT}\n{aliases}\n}}\n"
+
+
+def items_by_number(numbers: Iterable[int]) -> str:
+    """Whether each issue or PR number still resolves in the repository, aliased
+    `n<N>: issueOrPullRequest(number: N)`: a deleted or transferred one is null with a
+    NOT_FOUND error."""
+    aliases = "\n".join(
+        f"    n{n}: issueOrPullRequest(number: {n}) {{ ...Numbered }}" for n in numbers
+    )
+    return (
+        "query($owner: String!, $name: String!) {\n"
+        f"  {RATE_LIMIT}\n"
+        "  repository(owner: $owner, name: $name) {\n"
+        f"{aliases}\n"
+        "  }\n"
+        "}\n"
+        "fragment Numbered on IssueOrPullRequest {\n"
+        "  ... on Issue { number }\n"
+        "  ... on PullRequest { number }\n"
+        "}\n"
+    )
 
 
 def item_numbers(connection: str) -> str:

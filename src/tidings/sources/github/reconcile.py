@@ -4,9 +4,13 @@
 (`checked_updated_at != updated_at`) the stored comment count is compared with GitHub's
 `comments` (and, for PRs, review comments with the reviews' comment counts); only on a mismatch
 are that item's comments re-listed and the rows no longer returned marked `deleted` (never
-removed). When a listing changed (or with `verify`) the repository's issue and PR totals are
-compared too, and if the store holds more than GitHub, item numbers are listed by GraphQL to
-find the missing. Absence is weak evidence: deletions.py decides what a listing proves.
+removed). The repository's issue and PR totals are compared too whenever that check is owed —
+from the moment a listing page changes the store until a check accounts for everything
+(store/owed.py), so a failed check is paid by a later quiet sync — or asked for (`verify`). If
+the store holds more than GitHub counts, the missing are found by counting creation ranges
+(missing.py: about k·log n queries for k deletions among n items) or, where that would cost as
+much, by listing every number. Absence is weak evidence: deletions.py decides what an answer
+proves.
 """
 
 from __future__ import annotations
@@ -19,10 +23,11 @@ from tidings.sources.github import normalize as nz
 from tidings.sources.github import queries, shapes
 from tidings.sources.github.client import NotFoundError
 from tidings.sources.github.context import SyncContext, log
-from tidings.sources.github.deletions import proven_gone
+from tidings.sources.github.deletions import SMALL_LOSS, proven_gone
+from tidings.sources.github.missing import find_gone
 from tidings.sources.github.pages import list_all
 from tidings.sources.github.writers import write_plain
-from tidings.store import comments, items
+from tidings.store import comments, items, owed
 
 CHECKED_BATCH = 500  # items marked checked a transaction
 
@@ -168,34 +173,101 @@ def _item_gone(ctx: SyncContext, number: int) -> bool:
 
 
 def reconcile_totals(ctx: SyncContext) -> None:
-    """Find deleted (or transferred) issues and PRs: the store holding more than GitHub says
-    exists is the signal; only then are numbers listed, and only a complete listing that
-    agrees with its own count marks anything deleted (deletions.py)."""
+    """Find deleted (or transferred) issues and PRs, when the check is owed (a listing changed
+    the store since the last check that succeeded: store/owed.py) or asked for (`verify`).
+    The store holding more than GitHub counts is the signal; the missing are then found by
+    counting creation ranges (missing.py) or, where that would cost as much, by listing every
+    number, and only what GitHub's answer proves gone is marked deleted (deletions.py)."""
+    with ctx.store.begin() as conn:
+        before = owed.totals_owed(conn, ctx.repo_id)
+        if not ctx.verify and (before is None or not before.due):
+            if before is not None:
+                owed.skip_totals(ctx.store, conn, ctx.repo_id, before)
+            return
     data = ctx.client.graphql(
         queries.REPO_TOTALS, ctx.vars, check=shapes.repo_totals, what="repository totals"
     )
     totals = shapes.totals(data)
+    repo_name = str(data["repository"]["nameWithOwner"])
     with ctx.store.begin() as conn:
         stored = items.live_counts(conn, ctx.repo_id)
+    unexplained: list[str] = []  # what is left to account for
+    unseen: list[str] = []  # of which, what the search did not find (refusals have their note)
     for kind, connection in (("issue", "issues"), ("pr", "pullRequests")):
-        if stored.get(kind, 0) <= totals[kind]:
+        surplus = stored.get(kind, 0) - totals[kind]
+        if surplus <= 0:
             continue
         ctx.progress("reconcile", 0, None)
-        listed, count = _list_numbers(ctx, connection)
-        with ctx.store.begin() as conn:
-            verdict = proven_gone(
-                items.live_numbers(conn, ctx.repo_id, kind),
-                listed,
-                what=f"{kind}s" if kind == "issue" else "pull requests",
-                complete=count is not None,
-                expected=count,
+        what = f"{kind}s" if kind == "issue" else "pull requests"
+        left, refused = _find_and_mark(ctx, kind, connection, surplus, repo_name, what)
+        if left:
+            unexplained.append(_counted(left, kind))
+            if not refused:
+                unseen.append(_counted(left, kind))
+    with ctx.store.begin() as conn:
+        if not unexplained:
+            owed.settle_totals(ctx.store, conn, ctx.repo_id)
+            return
+        later = owed.defer_totals(
+            ctx.store, conn, ctx.repo_id, before, f"unexplained: {', '.join(unexplained)}"
+        )
+    if unseen:
+        when = "by the next sync" if later.due else f"in {later.wait + 1} syncs"
+        ctx.note(
+            f"{' and '.join(unseen)} more in the store than on GitHub could not be found "
+            f"(GitHub's search may lag behind a deletion); checked again {when}"
+        )
+
+
+def _find_and_mark(
+    ctx: SyncContext, kind: str, connection: str, surplus: int, repo_name: str, what: str
+) -> tuple[int, bool]:
+    """Mark deleted the `surplus` `kind` items GitHub no longer has: how many of them are
+    left unaccounted for, and whether that is because an answer was refused (with a note)."""
+    with ctx.store.begin() as conn:
+        held = items.live_by_creation(conn, ctx.repo_id, kind)
+    numbers = [n for n, _ in held]
+    found = find_gone(ctx, kind, held, surplus, repo_name)
+    if found is not None:
+        # GitHub's NOT_FOUND is the evidence, held to the totals (a few more may have gone
+        # mid-search, not dozens) and to the store-wide plausibility check of deletions.py.
+        gone = set(found.gone)
+        if len(gone) > surplus + SMALL_LOSS:
+            ctx.note(
+                f"kept {_counted(len(gone), kind)} GitHub answered NOT_FOUND for: its totals "
+                f"miss only {surplus}, so the answer looks broken; the next sync checks again"
             )
-            if verdict.refused:
-                ctx.note(verdict.refused)
-            missing = verdict.gone
-            ctx.report.marked_deleted += items.mark_deleted(conn, ctx.repo_id, missing)
-        if missing:
-            log.info("%s: %d %ss no longer on GitHub", ctx.full_name, len(missing), kind)
+            return surplus, True
+        verdict = proven_gone(numbers, {n for n in numbers if n not in gone}, what=what)
+        log.info(
+            "%s: %d %s looked for in %d queries (%d asked for by number)",
+            ctx.full_name,
+            surplus,
+            what,
+            found.queries,
+            found.asked,
+        )
+    else:
+        listed, count = _list_numbers(ctx, connection)
+        verdict = proven_gone(
+            numbers, listed, what=what, complete=count is not None, expected=count
+        )
+    if verdict.refused:
+        ctx.note(verdict.refused)
+        return surplus, True
+    with ctx.store.begin() as conn:
+        marked = items.mark_deleted(conn, ctx.repo_id, verdict.gone)
+    ctx.report.marked_deleted += marked
+    if marked:
+        log.info("%s: %d %s no longer on GitHub", ctx.full_name, marked, what)
+    # A complete listing that agrees with its own count accounts for everything; a search
+    # only for what it found.
+    return (0 if found is None else max(0, surplus - marked)), False
+
+
+def _counted(count: int, kind: str) -> str:
+    noun = "issue" if kind == "issue" else "pull request"
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def _list_numbers(ctx: SyncContext, connection: str) -> tuple[set[int], int | None]:

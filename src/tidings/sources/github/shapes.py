@@ -160,7 +160,7 @@ def page(value: Any, where: str) -> Mapping[str, Any]:
     return conn
 
 
-def _not_found_at(errors: Errors, path: Sequence[str]) -> bool:
+def not_found_at(errors: Errors, path: Sequence[str]) -> bool:
     return any(
         e.get("type") == "NOT_FOUND" and list(e.get("path") or []) == list(path) for e in errors
     )
@@ -185,6 +185,9 @@ def nullable(connection: str, path: Sequence[str | int], errors: Errors) -> bool
 
 def repo_totals(data: Mapping[str, Any], _errors: Errors) -> None:
     repo = repository(data)
+    name = repo.get("nameWithOwner")
+    if not isinstance(name, str) or name.count("/") != 1 or len(name.split()) != 1:
+        raise UnexpectedAnswer(f"nameWithOwner is {_describe(name)}, not OWNER/NAME")
     for connection in ("issues", "pullRequests"):
         _int(
             _object(repo.get(connection), connection).get("totalCount"), f"{connection}.totalCount"
@@ -198,6 +201,41 @@ def totals(data: Mapping[str, Any]) -> dict[str, int]:
         "issue": int(repo["issues"]["totalCount"]),
         "pr": int(repo["pullRequests"]["totalCount"]),
     }
+
+
+def search_counts(count: int) -> GraphQLCheck:
+    """Every aliased search of queries.search_counts answered with a count."""
+
+    def check(data: Mapping[str, Any], _errors: Errors) -> None:
+        for i in range(count):
+            _int(_object(data.get(f"s{i}"), f"search s{i}").get("issueCount"), f"s{i}.issueCount")
+
+    return check
+
+
+def items_by_number(numbers: Sequence[int]) -> GraphQLCheck:
+    """Every alias of queries.items_by_number is the item asked for, or null with GitHub's
+    reason: NOT_FOUND (gone) or FORBIDDEN (not shown to this token). A null without one, or
+    another number, is a wrong answer, never read as "deleted"."""
+
+    def check(data: Mapping[str, Any], errors: Errors) -> None:
+        repo = repository(data)
+        for number in numbers:
+            alias = f"n{number}"
+            if alias not in repo:
+                raise UnexpectedAnswer(f"the answer lacks {alias}")
+            node = repo[alias]
+            if node is None:
+                explained = not_found_at(errors, ["repository", alias]) or forbidden_at(
+                    errors, ["repository", alias]
+                )
+                if not explained:
+                    raise UnexpectedAnswer(f"{alias} is null without a NOT_FOUND error")
+                continue
+            if _int(_object(node, alias).get("number"), f"{alias}.number") != number:
+                raise UnexpectedAnswer(f"{alias} answered #{node['number']}")
+
+    return check
 
 
 def item_numbers(connection: str) -> GraphQLCheck:
@@ -274,7 +312,7 @@ def _alias(repo: Mapping[str, Any], alias: str, errors: Errors) -> Mapping[str, 
         raise UnexpectedAnswer(f"the answer lacks {alias}")
     node = repo[alias]
     if node is None:
-        if not _not_found_at(errors, ["repository", alias]):
+        if not not_found_at(errors, ["repository", alias]):
             raise UnexpectedAnswer(f"{alias} is null without a NOT_FOUND error")
         return None
     return _object(node, alias)

@@ -69,13 +69,20 @@
    reviews' comment counts); only on a mismatch are that item's comments re-listed and the
    rows no longer returned marked `deleted` (never removed); a 404 for that listing is
    believed only when the item itself answers 404 or 410 too. A `--since` sync only acts on a
-   surplus (a deletion): it holds just the window's comments of old threads by design. When
-   a stream changed (or with `verify=True`) the repository's issue and PR totals are compared
-   too, and if the store has more than GitHub, item numbers (only) are listed by GraphQL to
-   find and mark the missing. Absence is weak evidence, so a listing only marks rows deleted
-   when it is complete, agrees with GitHub's own count for it, and does not make most of what
-   we hold vanish at once (deletions.py); PR files and closing references are replaced only by
-   a complete list. A refused verdict keeps the rows and leaves a note in the sync summary.
+   surplus (a deletion): it holds just the window's comments of old threads by design. The
+   repository's issue and PR totals are compared too while that check is owed — a listing
+   page that changes the store owes it, in the same transaction, and only a check that
+   accounts for everything settles it (store/owed.py), so a deletion during a sync whose check
+   failed is found by a later quiet sync — or with `verify=True`. If the store has more than
+   GitHub counts, the missing are found by counting creation ranges with GitHub's search and
+   asking for the candidates by number (missing.py: about k·log n queries for k deletions
+   among n items: 4 and the totals for one among 36,000 PRs), or, where that would cost as
+   much, by listing every number (n/100 queries). Absence is weak evidence, so a listing only
+   marks rows deleted when it is complete, agrees with GitHub's own count for it, and does not
+   make most of what we hold vanish at once (deletions.py); by number only GitHub's NOT_FOUND
+   marks an item, and never for many more than the totals miss; PR files and closing
+   references are replaced only by a complete list. A refused verdict keeps the rows and
+   leaves a note in the sync summary.
 6. **Bots** — `author_type` is stored as GitHub reports it; deciding what counts as a bot is
    left to the facts layer.
 7. **Crash safety** — every write is one transaction per page or batch and every stage is
@@ -205,13 +212,14 @@ def sync_repository(
 
 def _run(ctx: SyncContext) -> None:
     read_repository(ctx)
-    changed = read_streams(ctx)
+    # A page that changes the store marks the totals check owed (store/owed.py), in the same
+    # transaction: a later sync pays it if this one fails before it succeeds.
+    read_streams(ctx)
     read_orphans(ctx)
     read_details(ctx)
     read_patches(ctx)
     reconcile_items(ctx)
-    if changed or ctx.verify:
-        reconcile_totals(ctx)
+    reconcile_totals(ctx)
     read_teams(ctx)
     # Last: the store now holds the repository as of this sync (facts/coverage.py).
     with ctx.store.begin() as conn:
