@@ -11,8 +11,8 @@ PR is set aside (sources/github/details.py); this module keeps the record of it.
 
 The same record, under `reread:NUMBER`, schedules a PR whose details came back incomplete (a
 part refused with FORBIDDEN, a connection shorter than its count): GitHub often answers in
-full on a later try, so it is read again on later runs with the same growing gap, at most
-`MAX_REREADS` times, instead of only once the PR changes.
+full on a later try, so it is read again on every later run, at most `MAX_REREADS` times in a
+row, instead of only once the PR changes.
 """
 
 from __future__ import annotations

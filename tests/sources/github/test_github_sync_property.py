@@ -5,8 +5,9 @@ Hypothesis draws a few rounds of (a change on GitHub, a corrupted or failing ans
 may fail) against a small repository, paged five rows at a time so every listing has several
 pages and re-listing a thread takes more than one. The corruptions are the fault kinds of the
 loopback GitHub: wrong bodies (`{}`, `[]`, an error object, with the real ETag) on any listing
-or re-listing, a null repository, zeroed counts and null connections in GraphQL answers, plus
-502s and truncated bodies; each fires once, twice or for the whole sync.
+or re-listing, a null repository, zeroed counts and null connections in GraphQL answers, a
+FORBIDDEN on each connection of a PR's details and short pages (fewer nodes than totalCount,
+no next page), plus 502s and truncated bodies; each fires once, twice or for the whole sync.
 """
 
 from __future__ import annotations
@@ -50,6 +51,28 @@ TARGETS: list[list[tuple[str, dict[str, Any]]]] = [
     [("truncated", {})],
 ]
 PAYLOADS = [None, [], {"message": "oops"}]
+
+
+def _short_pages(answer: Any) -> Any:
+    """GraphQL's short page: every connection with nodes loses its last one while keeping its
+    totalCount and saying there is no next page (issue #25)."""
+    if isinstance(answer, dict):
+        if isinstance(answer.get("nodes"), list) and answer["nodes"] and "totalCount" in answer:
+            answer["nodes"] = answer["nodes"][:-1]
+            answer["pageInfo"] = {"hasNextPage": False, "endCursor": None}
+        for value in answer.values():
+            _short_pages(value)
+    elif isinstance(answer, list):
+        for value in answer:
+            _short_pages(value)
+    return answer
+
+
+# A transient FORBIDDEN on each connection of a PR's details (GitHub's OAuth-restriction
+# answer: the connection null, an error beside the data), and short pages (issue #25).
+CONNECTIONS = ("labels", "reviews", "files", "closingIssuesReferences", "reviewThreads", "commits")
+TARGETS += [[("forbidden", {"connections": (name,)})] for name in CONNECTIONS]
+TARGETS += [[("bad_body", {"api": "graphql", "payload": _short_pages})]]
 
 corruption = st.tuples(
     st.sampled_from(range(len(TARGETS))),
@@ -121,7 +144,7 @@ def _apply(gh: FakeGitHub, action: str, pick: int) -> None:
 def _inject(gh: FakeGitHub, target: int, payload: Any, times: int | None, skip: int) -> None:
     for kind, where in TARGETS[target]:
         extra: dict[str, Any] = {"payload": payload} if kind == "bad_body" else {}
-        gh.inject(kind, times=times, skip=skip, **where, **extra)
+        gh.inject(kind, times=times, skip=skip, **{**extra, **where})
 
 
 def _keys(records: Iterator[r.Record] | list[r.Record]) -> set[tuple[str, int]]:
@@ -179,6 +202,18 @@ def _empty_store(url: str) -> Iterator[Store]:
         (("none", 0), []),
         (("review", 0), [(7, None, None, 0)]),
         (("none", 0), [(7, None, None, 0)]),
+    ],
+)
+# A review landing while its PR's reviews are FORBIDDEN for a whole sync, then a short page of
+# every connection for a whole sync (#25).
+@example(
+    synced_first=True,
+    plan=[
+        (
+            ("review", 0),
+            [(TARGETS.index([("forbidden", {"connections": ("reviews",)})]), None, None, 0)],
+        ),
+        (("review", 0), [(len(TARGETS) - 1, None, None, 0)]),
     ],
 )
 def test_no_corrupted_answer_loses_what_github_still_has(

@@ -134,8 +134,8 @@ class _Details:
 
     def due_rereads(self, conn: Connection, pending: set[int]) -> list[int]:
         """Current PRs whose last read left a part out that a later read may well get (a
-        refused field, a short page): those due again, by the growing gap, at most
-        MAX_REREADS times in a row."""
+        refused field, a short page): due again on every run, at most MAX_REREADS times in
+        a row, so the first clean answer after a bad spell fills the gap."""
         ctx, store = self.ctx, self.ctx.store
         self.rereads = quarantine.load(conn, ctx.repo_id, quarantine.REREAD)
         for number in set(self.rereads) - {n for n, g in self.gapped.items() if _rereadable(g)}:
@@ -163,11 +163,10 @@ class _Details:
                 quarantine.release(ctx.store, conn, ctx.repo_id, number, quarantine.REREAD)
             return
         failures = (before.failures if before else 0) + 1
+        # No growing gap here, unlike a quarantined PR: one PR's details cost a share of one
+        # query, and waiting would leave the gap open through the first clean sync.
         entry = quarantine.Quarantined(
-            number=number,
-            failures=failures,
-            wait=quarantine.gap_after(failures),
-            reason="; ".join(wanted.values()),
+            number=number, failures=failures, wait=0, reason="; ".join(wanted.values())
         )
         quarantine.save(ctx.store, conn, ctx.repo_id, entry, quarantine.REREAD)
         if failures >= quarantine.MAX_REREADS:
