@@ -38,12 +38,11 @@ QUERY = "scheduler"  # a word of the synthetic titles, on most pages
 
 def build(src: Path, out: Path, bundles: int, total: int) -> dict[str, Any]:
     from tidings.common.config import SiteConfig
-    from tidings.site import search_bundles
     from tidings.site.build import build_site
 
-    search_bundles.BUNDLE_BYTES = max(1, total // bundles + 1)
+    limit = max(1, total // bundles + 1)
     t0 = time.perf_counter()
-    result = build_site(src, out, SiteConfig(title="bench"), pdf=False)
+    result = build_site(src, out, SiteConfig(title="bench"), pdf=False, search_bundle_bytes=limit)
     return {"bundles": result.search_bundles, "build_s": round(time.perf_counter() - t0, 1)}
 
 

@@ -339,11 +339,10 @@ def child_build(src: Path, out: Path, bundle_bytes: int | None = None) -> dict[s
     from tidings.site import search_bundles
     from tidings.site.build import build_site
 
-    if bundle_bytes:  # --quick: archives too small for the real size to split them
-        search_bundles.BUNDLE_BYTES = bundle_bytes
-
     t0 = time.perf_counter()
-    result = build_site(src, out, SiteConfig(title="bench"), pdf=False)
+    # --quick: archives too small for the real size to split them get a smaller one.
+    limit = bundle_bytes or search_bundles.BUNDLE_BYTES
+    result = build_site(src, out, SiteConfig(title="bench"), pdf=False, search_bundle_bytes=limit)
     wall = time.perf_counter() - t0
     own = _peak_rss_kib()
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)

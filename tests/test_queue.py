@@ -150,7 +150,7 @@ def test_three_workers_one_killed_write_every_report_once_and_the_store_of_one_m
         written = Counter(
             m.group(2)
             for t in text
-            for m in re.finditer(r"INFO tidings\.queue: (\S+): wrote (\S+)", t)
+            for m in re.finditer(r"INFO tidings\.jobs\.queue: (\S+): wrote (\S+)", t)
         )
         assert set(written.values()) == {1}
         on_disk = sorted(

@@ -15,7 +15,7 @@ import pytest
 from tidings.common.config import SiteConfig, load_config
 from tidings.demo import CONFIG_PATH, REPO, SAMPLE_PATH
 from tidings.report.daily import build_daily
-from tidings.site import search, search_bundles
+from tidings.site import search
 from tidings.site.build import build_site
 from tidings.site.output import BuildResult
 from tidings.sources.snapshot import import_snapshot
@@ -87,10 +87,10 @@ def test_bundles_cover_every_page_once_and_only_changed_ones_are_indexed_again(
 ) -> None:
     if search.executable() is None:
         pytest.skip(search.off_reason())  # the site's own rule: no Pagefind, no search
-    monkeypatch.setattr(search_bundles, "BUNDLE_BYTES", 3 * PAGE_BYTES)
+    limit = 3 * PAGE_BYTES
     src, out = tmp_path / "reports", tmp_path / "site"
     write(src, report_json, DAYS)
-    first = build_site(src, out, SiteConfig(), pdf=False)
+    first = build_site(src, out, SiteConfig(), pdf=False, search_bundle_bytes=limit)
     found = bundles(out)
     pages = {p.relative_to(out).as_posix() for p in out.glob("*/*/daily/*.html")}
     assert len(pages) == 2 * 2 * len(DAYS)
@@ -112,7 +112,7 @@ def test_bundles_cover_every_page_once_and_only_changed_ones_are_indexed_again(
     assert not any((out / f / "pagefind.js").exists() for f in found if f != "pagefind")
 
     # Nothing new: nothing indexed, nothing written.
-    again = build_site(src, out, SiteConfig(), pdf=False)
+    again = build_site(src, out, SiteConfig(), pdf=False, search_bundle_bytes=limit)
     assert again.written == [] and again.search_bundles_indexed == 0
 
     # One report edited (the other project's, in English, mid-archive): its bundle only.
@@ -120,7 +120,7 @@ def test_bundles_cover_every_page_once_and_only_changed_ones_are_indexed_again(
     data = json.loads(path.read_text("utf-8"))
     data["appendix"]["merged_prs"][0]["title"] += " with an unmistakable zeppelin"
     path.write_text(json.dumps(data), "utf-8")
-    edited = build_site(src, out, SiteConfig(), pdf=False)
+    edited = build_site(src, out, SiteConfig(), pdf=False, search_bundle_bytes=limit)
     holding = [
         f for f, (_, urls) in bundles(out).items() if f"{OTHER}/daily/2026-03-06.en.html" in urls
     ]
@@ -130,7 +130,7 @@ def test_bundles_cover_every_page_once_and_only_changed_ones_are_indexed_again(
 
     # A new day: the bundles of the newest days, never the oldest.
     write(src, report_json, ["2026-03-10"])
-    newer = build_site(src, out, SiteConfig(), pdf=False)
+    newer = build_site(src, out, SiteConfig(), pdf=False, search_bundle_bytes=limit)
     assert "pagefind" not in indexed(newer) and 1 <= newer.search_bundles_indexed <= 4
     for folder in indexed(newer):
         urls = bundles(out)[folder][1]

@@ -33,7 +33,6 @@ from tests.site_support import (
     write_hostile_reports,
 )
 from tidings.common.config import SiteConfig
-from tidings.site import search_bundles
 from tidings.site.build import build_site
 from tidings.site.serve import make_server
 
@@ -116,9 +115,7 @@ def two_projects_url(demo: Path, tmp_path_factory: pytest.TempPathFactory) -> It
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(json.dumps(data), "utf-8")
     out = tmp_path_factory.mktemp("two-projects-site")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(search_bundles, "BUNDLE_BYTES", 100_000)
-        result = build_site(src, out, SiteConfig(), pdf=False)
+    result = build_site(src, out, SiteConfig(), pdf=False, search_bundle_bytes=100_000)
     assert result.projects == 2 and result.search_bundles >= 10
     yield from _serve(out)
 

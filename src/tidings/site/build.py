@@ -43,6 +43,7 @@ from tidings.site.output import BuildResult, Output
 from tidings.site.pdfs import PdfQueue
 from tidings.site.project_pages import Project, write_project
 from tidings.site.report_pages import ReportPages
+from tidings.site.search_bundles import BUNDLE_BYTES
 from tidings.site.search_page import write_search
 from tidings.site.sources import InputCache, Summary, find_reports, holds_reports
 
@@ -58,7 +59,13 @@ class SiteBuilder:
     """Builds the site `out` into `root`: its staging copy (site/publish.py), or `out` itself."""
 
     def __init__(
-        self, cfg: SiteConfig, out: Path, *, pdf: bool | None = None, root: Path | None = None
+        self,
+        cfg: SiteConfig,
+        out: Path,
+        *,
+        pdf: bool | None = None,
+        root: Path | None = None,
+        search_bundle_bytes: int = BUNDLE_BYTES,
     ) -> None:
         self.cfg = cfg
         self.out = out
@@ -70,7 +77,12 @@ class SiteBuilder:
         self.saved_inputs = self.saved.inputs  # the last build's record of its inputs
         self.saved.inputs = None
         self.search_binary = search.executable() if cfg.search else None
-        self.ctx = SiteContext(cfg, self.output, search=self.search_binary is not None)
+        self.ctx = SiteContext(
+            cfg,
+            self.output,
+            search=self.search_binary is not None,
+            search_bundle_bytes=search_bundle_bytes,
+        )
         self.pdfs = PdfQueue(self.output, self.saved.pdf)
         # The fonts too, when there are PDFs: a font installed makes every PDF again.
         settings_key = json.dumps(
@@ -194,10 +206,13 @@ def build_site(
     *,
     pdf: bool | None = None,
     progress: Progress | None = None,
+    search_bundle_bytes: int = BUNDLE_BYTES,
 ) -> BuildResult:
     """Build the site from the report JSON files under `source` and publish it at `out`
     whole: built beside it and swapped in (site/publish.py). Nothing at `out` changes when
-    the build fails, finds no reports, or would remove every report published there."""
+    the build fails, finds no reports, or would remove every report published there.
+    `search_bundle_bytes`: the most report HTML one search bundle indexes (a smaller one
+    splits a small archive, as benchmarks and tests do)."""
     check_folders(source, out)
     warnings: list[str] = []
     target = publish.published_folder(out)
@@ -224,11 +239,15 @@ def build_site(
                 "(docs/site.md)"
             )
             publish.remove_temp_files(target)
-            builder = SiteBuilder(cfg, out, pdf=pdf, root=target)
+            builder = SiteBuilder(
+                cfg, out, pdf=pdf, root=target, search_bundle_bytes=search_bundle_bytes
+            )
             result = _scan_and_build(builder, source, warnings, progress)
         else:
             try:
-                builder = SiteBuilder(cfg, out, pdf=pdf, root=staging)
+                builder = SiteBuilder(
+                    cfg, out, pdf=pdf, root=staging, search_bundle_bytes=search_bundle_bytes
+                )
                 result = _scan_and_build(builder, source, warnings, progress)
                 if result.written or result.removed or dropped or not target.exists():
                     publish.swap(staging, target)

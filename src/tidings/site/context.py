@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from tidings.common.config import SiteConfig
 from tidings.render.html import PageChrome, Words
 from tidings.site.output import BuildResult, Output
+from tidings.site.search_bundles import BUNDLE_BYTES
 
 
 @dataclass
@@ -15,6 +16,8 @@ class SiteContext:
     cfg: SiteConfig
     output: Output
     search: bool  # the site has a search page (pages link to it and carry filters)
+    # The most HTML one search bundle indexes (site/search_bundles.py).
+    search_bundle_bytes: int = BUNDLE_BYTES
     words: Words = field(init=False)
     # Files besides the reports' own (project, month and search pages, feeds, the index)
     # this build made: a later build that no longer makes one removes it.

@@ -26,7 +26,7 @@ from tidings.common.config import LANGS
 from tidings.common.progress import Progress
 from tidings.errors import TidingsError
 from tidings.render.html import html_lang, render_template
-from tidings.site import search, search_bundles
+from tidings.site import search
 from tidings.site.context import SiteContext
 from tidings.site.search_bundles import Bundle, Page, page_key, plan
 
@@ -99,7 +99,7 @@ def place(ctx: SiteContext, pages: Iterable[str], bounds: Mapping[str, Any]) -> 
     for lang in sorted(by_lang, key=lambda code: (code != own, code)):
         saved = bounds.get(lang)
         old = saved if isinstance(saved, list) else []
-        planned = plan(by_lang[lang], old, search_bundles.BUNDLE_BYTES)
+        planned = plan(by_lang[lang], old, ctx.search_bundle_bytes)
         for k, bundle in enumerate(planned):
             primary = lang == own and k == 0
             folder = search.FOLDER if primary else _folder(lang, bundle.low)
