@@ -83,7 +83,7 @@ def indexed(result: BuildResult) -> set[str]:
 
 
 def test_bundles_cover_every_page_once_and_only_changed_ones_are_indexed_again(
-    tmp_path: Path, report_json: dict[tuple[str, str, str], str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, report_json: dict[tuple[str, str, str], str]
 ) -> None:
     if search.executable() is None:
         pytest.skip(search.off_reason())  # the site's own rule: no Pagefind, no search
@@ -110,6 +110,7 @@ def test_bundles_cover_every_page_once_and_only_changed_ones_are_indexed_again(
     assert listed_merges == expected
     assert (out / "pagefind" / "pagefind-ui.js").is_file()
     assert not any((out / f / "pagefind.js").exists() for f in found if f != "pagefind")
+    assert_pages_map(out)
 
     # Nothing new: nothing indexed, nothing written.
     again = build_site(src, out, SiteConfig(), pdf=False, search_bundle_bytes=limit)
@@ -127,6 +128,7 @@ def test_bundles_cover_every_page_once_and_only_changed_ones_are_indexed_again(
     assert indexed(edited) == set(holding) and edited.search_bundles_indexed == 1
     assert edited.search_pages_indexed <= 3
     assert not any(rel.startswith("pagefind/zh/") for rel in edited.written)
+    assert_pages_map(out)
 
     # A new day: the bundles of the newest days, never the oldest.
     write(src, report_json, ["2026-03-10"])
@@ -138,3 +140,20 @@ def test_bundles_cover_every_page_once_and_only_changed_ones_are_indexed_again(
     assert sorted(u for _, urls in bundles(out).values() for u in urls) == sorted(
         p.relative_to(out).as_posix() for p in out.glob("*/*/daily/*.html")
     )
+    assert_pages_map(out)
+
+
+def assert_pages_map(out: Path) -> None:
+    """search_ui/pages.json names, for every page of every bundle (its Pagefind fragment), the
+    bundle's place in the search page's order: its own bundle 0, then the merged ones."""
+    merged = re.search(r"mergeIndex: (\[.*?\])\.map", (out / "search.html").read_text("utf-8"))
+    assert merged is not None
+    order = ["pagefind", *(m["path"].rstrip("/") for m in json.loads(merged.group(1)))]
+    expected = {
+        frag.name.removesuffix(".pf_fragment"): k
+        for k, folder in enumerate(order)
+        for frag in (out / folder / "fragment").glob("*.pf_fragment")
+    }
+    assert len(expected) == len(list(out.glob("*/*/daily/*.html")))
+    assert json.loads((out / "search_ui" / "pages.json").read_text("utf-8")) == expected
+    assert (out / "search_ui" / "pagefind.js").read_text("utf-8").startswith("// Pagefind's")

@@ -110,6 +110,7 @@ def test_one_new_report_touches_only_the_files_that_changed(tmp_path: Path, repo
             "feed.xml",  # the site's feed
             "index.html",  # the latest date changed
             ".tidings-site.json",  # the build's own record of page and PDF inputs
+            "search_ui/pages.json",  # the search page's map of pages to bundles
         ]
     )
     # The search index is made again (Pagefind's files are named by their content: the

@@ -20,8 +20,8 @@ from tidings.common.records import PRFileRecord
 from tidings.errors import SourceError
 from tidings.facts.load.merged import load_merged
 from tidings.facts.risk import assess
-from tidings.sources.git import log_command, parse_log, sync_git
-from tidings.store import Store, schema
+from tidings.sources.git import fetch_default_branch, log_command, parse_log, sync_git
+from tidings.store import Store, files, items, schema
 from tidings.store.rows import read_records
 
 REPO = "acme/engine"
@@ -345,3 +345,63 @@ def test_a_git_author_name_past_the_column_is_cut_not_the_pr_skipped(
     author = items[20]["author"]
     assert len(author) == schema.items.c.author.type.length and author.endswith("…")
     assert author.startswith("Very Very")
+
+
+def test_the_clones_diff_of_a_merge_commit_spares_the_rest_listing_of_its_files(
+    clone: Clone, store: Store, rec: Records
+) -> None:
+    # #11 stored by the API with the merge commit the clone holds; #12 with another commit
+    # (say the branch was rewritten since): only #11's diff is the one GitHub would list.
+    sha_11 = clone.git("log", "--format=%H", "--grep", r"(#11)", "-1").strip()
+    merged = "2026-08-06T09:06:40Z"
+    seed(
+        store,
+        [
+            rec.repo(REPO),
+            rec.pr(11, merged_at=merged, merged=True, merge_commit_sha=sha_11),
+            rec.pr(12, merged_at=merged, merged=True, merge_commit_sha="f" * 40),
+        ],
+    )
+    since = ts("2026-08-01T00:00:00Z")
+    with store.begin() as conn:
+        repo_id = store.require_repo(conn, REPO)
+        assert [w.number for w in files.patch_work(conn, repo_id, since)] == [11, 12]
+    sync_git(store, REPO, clone.path)
+    with store.begin() as conn:
+        assert [w.number for w in files.patch_work(conn, repo_id, since)] == [12]
+    # A PR the clone gave first keeps the mark when the API's listing replaces it with the
+    # same commit.
+    git_items = _items(store)
+    sha_13 = git_items[13]["merge_commit_sha"]
+    assert git_items[13]["source"] == "git" and git_items[13]["patch_sha"] == sha_13
+    listed = rec.pr(
+        13,
+        merged_at=merged,
+        merged=True,
+        merge_commit_sha=sha_13,
+        updated_at="2026-09-01T00:00:00Z",
+    )
+    with store.begin() as conn:
+        assert items.write_listed(store, conn, repo_id, [listed], lambda _: None) == 1
+    item = _items(store)[13]
+    assert item["source"] is None and item["patch_sha"] == sha_13
+    with store.begin() as conn:
+        assert 13 not in [w.number for w in files.patch_work(conn, repo_id, since)]
+
+
+def test_fetching_the_default_branch_reads_the_remotes_new_commits(
+    clone: Clone, tmp_path: Path
+) -> None:
+    # `clone` in a repository's config: `tidings run` fetches the remote's default branch and
+    # reads from there, whatever the local checkout holds.
+    assert fetch_default_branch(clone.path) == "HEAD"  # no remote: the clone as it is
+    local = tmp_path / "local"
+    subprocess.run(["git", "clone", "-q", str(clone.path), str(local)], check=True)
+    newest = clone.commit("[Doc] After the clone (#15)")
+    assert fetch_default_branch(local) == newest
+    subprocess.run(
+        ["git", "-C", str(local), "remote", "set-url", "origin", str(tmp_path / "gone")], check=True
+    )
+    with pytest.raises(SourceError, match="git fetch failed in") as failed:
+        fetch_default_branch(local)
+    assert "drop `clone`" in failed.value.fix

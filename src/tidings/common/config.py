@@ -185,6 +185,9 @@ class RepoConfig(_Strict):
     maintainer_teams: list[str] = Field(default_factory=list)
     importance: ImportanceConfig = Field(default_factory=ImportanceConfig)
     risk: RiskConfig = Field(default_factory=RiskConfig)
+    # A local clone: `tidings run` fetches its remote's default branch and reads the merged
+    # PRs' diffs from it before the GitHub sync, which then lists no files for those PRs.
+    clone: str | None = None
 
     @field_validator("name")
     @classmethod

@@ -299,6 +299,8 @@ def github_syncer(
         if not full_history and never_synced(store, repo.name):
             since = first_sync_start(repo, now, lookback or cfg.run.first_sync_days, days)
         token = budget.token_for(positions.get(repo.name.lower(), 0))
+        if repo.clone:
+            read_clone(store, repo.name, Path(repo.clone), progress)
         with GitHubClient(
             github.api_url,
             github.graphql,
@@ -320,6 +322,14 @@ def github_syncer(
             )
 
     return run_sync
+
+
+def read_clone(store: Store, name: str, clone: Path, progress: Progress | None) -> None:
+    """Fetch the clone's remote default branch and read its new merged PRs with their diffs
+    (sources/git.py): the GitHub sync then lists no files of the PRs it holds the diff of."""
+    from tidings.sources.git import fetch_default_branch, sync_git
+
+    sync_git(store, name, clone, progress=progress, rev=fetch_default_branch(clone))
 
 
 def _shareable(store: Store) -> bool:

@@ -19,7 +19,7 @@ import subprocess
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from tidings.common.config import LANGS
@@ -31,6 +31,10 @@ from tidings.site.context import SiteContext
 from tidings.site.search_bundles import Bundle, Page, page_key, plan
 
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+# Where the search page loads Pagefind from: a module of ours over Pagefind's own.
+FILTER_FOLDER = "search_ui"  # no GitHub login holds "_": never an owner's folder
+FILTER_SCRIPT = Path(__file__).with_name("search_filter.js")
+FRAGMENT = ".pf_fragment"
 # Pagefind's `termSimilarity` (default 1.0) on the search page: how strongly a word close to
 # the query's length outranks a longer or shorter one (search.html.j2 says why).
 TERM_SIMILARITY = 5.0
@@ -131,20 +135,23 @@ def write_search(
     for rel in before:
         by_folder[folder_of(rel)].add(rel)
     stale = []
+    files_of: dict[str, set[str]] = {}
     for bundle in placed:
         signature = bundle.signature(key, pages)
         signatures[bundle.folder] = signature
         files = by_folder.get(bundle.folder, set())
         if old.get(bundle.folder) == signature and files and all(map(ctx.output.exists, files)):
             ctx.made |= files
+            files_of[bundle.folder] = files
         else:
             stale.append(bundle)
     for k, bundle in enumerate(stale):
-        _index(ctx, bundle, binary)
+        files_of[bundle.folder] = _index(ctx, bundle, binary)
         made.search_bundles_indexed += 1
         made.search_pages_indexed += len(bundle.bundle.pages)
         if progress:
             progress("search", k + 1, len(stale))
+    _write_filter(ctx, [files_of[p.folder] for p in placed])
     return {
         "bounds": {
             lang: [p.bundle.low for p in placed if p.lang == lang]
@@ -154,8 +161,8 @@ def write_search(
     }
 
 
-def _index(ctx: SiteContext, bundle: Placed, binary: Path) -> None:
-    """Run Pagefind over the bundle's pages and publish its files."""
+def _index(ctx: SiteContext, bundle: Placed, binary: Path) -> set[str]:
+    """Run Pagefind over the bundle's pages and publish its files; returns them."""
     pages = [f"{p.stem}.html" for p in bundle.bundle.pages]
     try:
         files = search.build_index(ctx.output.root, pages, binary)
@@ -164,9 +171,25 @@ def _index(ctx: SiteContext, bundle: Placed, binary: Path) -> None:
             f"the search index failed: {exc}",
             "set `search = false` under [site] to build without search, and report it",
         ) from exc
+    put = set()
     for name, data in files.items():
         if bundle.primary or search.is_data(name):
+            put.add(f"{bundle.folder}/{name}")
             ctx.put_page(f"{bundle.folder}/{name}", data)
+    return put
+
+
+def _write_filter(ctx: SiteContext, bundle_files: list[set[str]]) -> None:
+    """The module the search page loads in place of Pagefind's (search_filter.js says why),
+    and the map from each page's fragment id to the number of its bundle."""
+    bundle_of = {
+        PurePosixPath(rel).name.removesuffix(FRAGMENT): k
+        for k, files in enumerate(bundle_files)
+        for rel in files
+        if rel.endswith(FRAGMENT) and PurePosixPath(rel).parent.name == "fragment"
+    }
+    ctx.put_page(f"{FILTER_FOLDER}/pages.json", json.dumps(bundle_of, sort_keys=True))
+    ctx.put_page(f"{FILTER_FOLDER}/pagefind.js", FILTER_SCRIPT.read_bytes())
 
 
 def _write_page(ctx: SiteContext, merged: list[Placed]) -> None:
@@ -182,6 +205,7 @@ def _write_page(ctx: SiteContext, merged: list[Placed]) -> None:
         chrome=ctx.chrome("index.html"),
         tr=words.tr,
         merge=[{"path": p.folder + "/", "language": pagefind_lang(p.lang)} for p in merged],
+        bundle_path=FILTER_FOLDER + "/",
         term_similarity=TERM_SIMILARITY,
     )
     ctx.put_page("search.html", page)

@@ -487,6 +487,30 @@ def _sync_git(
     return report
 
 
+def fetch_default_branch(path: Path | str) -> str:
+    """`git fetch` the remote's default branch into the clone; the commit it points at. A
+    clone without a remote is read as it is (its HEAD)."""
+    path = Path(path).expanduser()
+    if not path.is_dir():
+        raise SourceError(f"git clone {path} not found", "set `clone` to a local clone's folder")
+    if not _git(path, "remote"):
+        return "HEAD"
+    done = subprocess.run(
+        ["git", "-C", str(path), "fetch", "--quiet", "origin", "HEAD"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        reason = (done.stderr.strip().splitlines() or [f"exit {done.returncode}"])[-1]
+        raise SourceError(
+            f"git fetch failed in {path}: {reason}",
+            f"check the clone's remote with `git -C {path} fetch`, or drop `clone` from the "
+            "repository's config to read diffs from GitHub",
+        )
+    return _git(path, "rev-parse", "--verify", "FETCH_HEAD^{commit}")
+
+
 def _shallow(path: Path) -> bool:
     """A shallow clone prints its oldest commit with no parents, as if it were the first."""
     return _git(path, "rev-parse", "--is-shallow-repository") == "true"

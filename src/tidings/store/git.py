@@ -4,6 +4,10 @@ A PR from git (`source = "git"`) is the clone's view: no login, no labels, no re
 git sync never overwrites an item the API wrote; for such an item it only adds what the clone
 alone knows, the diff hunks of its files (or its files, when the API gave none). An item
 from git is replaced whole by a later API sync, which keeps those hunks (store/files.py).
+
+The clone's hunks of a PR's merge commit are its diff, whole (no 3,000-line cut), so the item
+is marked as having its patches for that commit (`patch_sha`): the API sync's REST listing of
+its files (sources/github/patches.py) is then skipped while GitHub's merge commit is the same.
 """
 
 from __future__ import annotations
@@ -52,7 +56,10 @@ def write_git_prs(
     ):
         have_files.setdefault(number, set()).add(path)
     items: list[ItemRecord] = []
+    diffed: list[tuple[int, str]] = []
     for item, files in prs:
+        if item.merge_commit_sha:
+            diffed.append((item.number, item.merge_commit_sha))
         rows = record_rows(repo_id, files).get("pr_file", [])
         done.pr_files += len(rows)
         if item.number in sources and sources[item.number] != "git":
@@ -77,4 +84,23 @@ def write_git_prs(
         store.replace_children(conn, pf, repo_id, item.number, rows)
     write_records(store, conn, repo_id, items)
     done.items_written += len(items)
+    _mark_diffed(conn, repo_id, diffed)
     return done
+
+
+def _mark_diffed(conn: Connection, repo_id: int, diffed: Sequence[tuple[int, str]]) -> None:
+    """Mark each PR's patches read for its merge commit, where that is the commit the clone
+    read (a PR the API stored with another merge commit keeps its own mark). One statement
+    for the batch."""
+    if not diffed:
+        return
+    it = schema.items
+    conn.execute(
+        it.update()
+        .where(
+            it.c.repo_id == repo_id,
+            sa.tuple_(it.c.number, it.c.merge_commit_sha).in_(list(diffed)),
+            sa.or_(it.c.patch_sha.is_(None), it.c.patch_sha != it.c.merge_commit_sha),
+        )
+        .values(patch_sha=it.c.merge_commit_sha)
+    )
