@@ -17,6 +17,12 @@ listings, then per PR its reviews and files), once without and once with `GET /p
    each stream's last page is a paid 200 there while the repository, asked by
    If-Modified-Since, is still a 304.
 
+And for tidings alone, the full sync into another empty store with the merged PRs' diffs read
+from a clone (a repository's `clone`): the week's merged PRs are squash commits of a git
+repository (testkit/clone.py) whose commits are the PRs' merge commits on the loopback GitHub;
+tidings fetches it (one `git fetch`, git's own requests, outside GitHub's API budget) and reads
+the diffs from it, so the GitHub sync lists no PR's files.
+
 For tidings it also prints what each scenario cost against the rate limits: REST requests
 other than 304s (GitHub charges a 304 nothing) and GraphQL points.
 
@@ -31,6 +37,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import subprocess
 import sys
 import tempfile
 import threading
@@ -55,6 +62,7 @@ from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
 from benchmarks.rest_baseline import run_baseline  # noqa: E402
+from testkit.clone import write_origin  # noqa: E402
 from testkit.generate import REPO, Change, generate_week, pick_changes, quick_week  # noqa: E402
 from testkit.servers.github import FakeGitHub  # noqa: E402
 
@@ -67,6 +75,7 @@ SCENARIO_TITLES = {
     "changed": "re-sync, 10 items changed",
     "unchanged": "re-sync, nothing changed",
     "new_token": "re-sync, nothing changed, new token",
+    "clone": "full sync, empty store, diffs from a clone",
 }
 SCENARIO_SHORT = {
     "full": "full sync",
@@ -83,6 +92,8 @@ FULL_MAX_SHARE = 0.10
 UNCHANGED_MAX_REQUESTS = 5
 # A quiet re-sync on a new token: at most one paid request for each of the three listings.
 NEW_TOKEN_MAX_PAID = 3
+# A full sync of the week whose merged PRs' diffs come from a clone (#24).
+CLONE_MAX_REQUESTS = 120
 
 
 class BenchmarkError(RuntimeError):
@@ -177,19 +188,32 @@ def _in_child(work: Callable[..., dict[str, Any]], *args: Any) -> dict[str, Any]
 
 
 def _tidings_child(
-    api_url: str, graphql_url: str, db_url: str, mode: MemoryMode, patch_days: int, token: str
+    api_url: str,
+    graphql_url: str,
+    db_url: str,
+    mode: MemoryMode,
+    patch_days: int,
+    token: str,
+    clone: str | None = None,
 ) -> dict[str, Any]:
     from tidings.common.config import GitHubConfig
+    from tidings.jobs.runner import read_clone
     from tidings.sources.github.sync import sync_repository
     from tidings.store import Store
 
     github = GitHubConfig(api_url=api_url, graphql_url=graphql_url, patch_days=patch_days)
     store = Store.open(db_url)
+
+    def work() -> dict[str, Any]:
+        started = time.perf_counter()
+        if clone:  # as `tidings run` does for a repository with `clone`
+            read_clone(store, REPO, Path(clone), None)
+        git_s = time.perf_counter() - started
+        done = sync_repository(store, REPO, github=github, token=token).to_dict()
+        return {**done, "git_s": round(git_s, 2)} if clone else done
+
     try:
-        return _measure(
-            mode,
-            lambda: sync_repository(store, REPO, github=github, token=token).to_dict(),
-        )
+        return _measure(mode, work)
     finally:
         store.engine.dispose()
 
@@ -243,85 +267,167 @@ def run_benchmark(
     merges = [x.merged_at for x in records if getattr(x, "merged_at", None) is not None]
     patch_days = (datetime.now(UTC) - min(merges)).days + 2 if merges else 0
     ctx = get_context("spawn")
-    with (
-        tempfile.TemporaryDirectory(prefix="tidings-bench-") as tmp,
-        FakeGitHub(records, token=TOKEN, latency=latency) as server,
-    ):
-        server.extra_tokens.add(FRESH_TOKEN)
-        db_url = f"sqlite:///{Path(tmp) / 'bench.db'}"
-        # Each REST plan's `since` is the (fake) clock when its previous run started.
-        baseline_since: dict[str, str | None] = dict.fromkeys(BASELINES)
-
-        def child(tool: str, scenario: str, token: str = TOKEN) -> Run:
-            server.reset_log()
-            points = server.graphql_points
-            started_at = server.clock.isoformat()
-            say(f"{SCENARIO_TITLES[scenario]}: {tool}")
-            with ProcessPoolExecutor(max_workers=1, mp_context=ctx) as pool:
-                if tool == "tidings":
-                    args: tuple[Any, ...] = (
-                        server.api_url,
-                        server.graphql_url,
-                        db_url,
-                        memory,
-                        patch_days,
-                        token,
-                    )
-                    future = pool.submit(_in_child, _tidings_child, *args)
-                else:
-                    args = (server.api_url, baseline_since[tool], BASELINES[tool], memory, token)
-                    future = pool.submit(_in_child, _baseline_child, *args)
-                out = future.result()
-            if "error" in out:
-                raise BenchmarkError(f"{tool}, {SCENARIO_TITLES[scenario]}:\n{out['error']}")
-            detail = out["result"]
-            statuses = [
-                q.status for q in server.requests if q.api == "rest" and q.path == f"/repos/{REPO}"
-            ]
-            detail["repository_status"] = statuses[0] if statuses else None
-            if tool in BASELINES:
-                baseline_since[tool] = started_at
-            return Run(
-                tool=tool,
-                scenario=scenario,
-                requests=server.count(),
-                not_modified=server.count(status=304),
-                elapsed=out["elapsed"],
-                cpu=out["cpu"],
-                peak_memory=out["peak"],
-                peak_rss=out["peak_rss"],
-                memory=memory,
-                detail=detail,
-                rest_paid=server.count(api="rest", not_modified=False),
-                graphql_points=server.graphql_points - points,
+    with tempfile.TemporaryDirectory(prefix="tidings-bench-") as tmp:
+        # The week's merged PRs as commits of a repository; its clone is tidings' `clone`.
+        origin, clone = Path(tmp) / "origin.git", Path(tmp) / "clone.git"
+        records = write_origin(records, origin)
+        subprocess.run(["git", "clone", "-q", "--bare", str(origin), str(clone)], check=True)
+        with FakeGitHub(records, token=TOKEN, latency=latency) as server:
+            runs, notes, clone_run, changes = _scenarios(
+                server, records, Path(tmp), clone, memory, patch_days, ctx, say, seed
             )
-
-        runs.append(child("tidings", "full"))
-        notes["store equals the served week after the full sync"] = _mismatches(db_url, server)
-        runs.extend(child(tool, "full") for tool in BASELINES)
-
-        server.advance(3600)
-        changes = pick_changes(records, 10, seed)
-        for change in changes:
-            _apply(server, change)
-        server.push(REPO)  # a busy repository is pushed to and starred between two syncs
-        server.star(REPO)
-        server.advance(60)
-        runs.append(child("tidings", "changed"))
-        notes["store equals the served week after the changes"] = _mismatches(db_url, server)
-        runs.extend(child(tool, "changed") for tool in BASELINES)
-
-        server.advance(3600)
-        runs.append(child("tidings", "unchanged"))
-        runs.extend(child(tool, "unchanged") for tool in BASELINES)
-
-        server.advance(3600)
-        runs.append(child("tidings", "new_token", FRESH_TOKEN))
-        runs.extend(child(tool, "new_token", FRESH_TOKEN) for tool in BASELINES)
-
     results = _summarise(runs, notes, counts, latency=latency, quick=quick, seed=seed)
     results["changes"] = [{"number": c.number, "kind": c.kind, "action": c.action} for c in changes]
+    results["clone"] = _clone_summary(clone_run)
+    results["targets"][f"full sync, diffs from a clone, <= {CLONE_MAX_REQUESTS} requests"] = (
+        results["clone"]["requests"] <= CLONE_MAX_REQUESTS
+        and results["clone"]["patch_requests"] == 0
+    )
+    results["passed"] = results["passed"] and all(results["targets"].values())
     return results
+
+
+def _scenarios(
+    server: FakeGitHub,
+    records: list[Any],
+    tmp: Path,
+    clone: Path,
+    memory: MemoryMode,
+    patch_days: int,
+    ctx: Any,
+    say: Callable[[str], None],
+    seed: int,
+) -> tuple[list[Run], dict[str, str], Run, list[Change]]:
+    """Every scenario against `server`: the runs, the store checks, the clone's run and the
+    changes made between the first two."""
+    runs: list[Run] = []
+    notes: dict[str, str] = {}  # check -> what is wrong ("" = passed)
+    server.extra_tokens.add(FRESH_TOKEN)
+    db_url = f"sqlite:///{tmp / 'bench.db'}"
+    # Each REST plan's `since` is the (fake) clock when its previous run started.
+    baseline_since: dict[str, str | None] = dict.fromkeys(BASELINES)
+
+    def child(
+        tool: str,
+        scenario: str,
+        token: str = TOKEN,
+        db: str | None = None,
+        clone: Path | None = None,
+    ) -> Run:
+        server.reset_log()
+        points = server.graphql_points
+        started_at = server.clock.isoformat()
+        say(f"{SCENARIO_TITLES[scenario]}: {tool}")
+        with ProcessPoolExecutor(max_workers=1, mp_context=ctx) as pool:
+            if tool == "tidings":
+                args: tuple[Any, ...] = (
+                    server.api_url,
+                    server.graphql_url,
+                    db or db_url,
+                    memory,
+                    patch_days,
+                    token,
+                    str(clone) if clone else None,
+                )
+                future = pool.submit(_in_child, _tidings_child, *args)
+            else:
+                args = (server.api_url, baseline_since[tool], BASELINES[tool], memory, token)
+                future = pool.submit(_in_child, _baseline_child, *args)
+            out = future.result()
+        if "error" in out:
+            raise BenchmarkError(f"{tool}, {SCENARIO_TITLES[scenario]}:\n{out['error']}")
+        detail = out["result"]
+        statuses = [
+            q.status for q in server.requests if q.api == "rest" and q.path == f"/repos/{REPO}"
+        ]
+        detail["repository_status"] = statuses[0] if statuses else None
+        if tool in BASELINES:
+            baseline_since[tool] = started_at
+        return Run(
+            tool=tool,
+            scenario=scenario,
+            requests=server.count(),
+            not_modified=server.count(status=304),
+            elapsed=out["elapsed"],
+            cpu=out["cpu"],
+            peak_memory=out["peak"],
+            peak_rss=out["peak_rss"],
+            memory=memory,
+            detail=detail,
+            rest_paid=server.count(api="rest", not_modified=False),
+            graphql_points=server.graphql_points - points,
+        )
+
+    runs.append(child("tidings", "full"))
+    notes["store equals the served week after the full sync"] = _mismatches(db_url, server)
+    runs.extend(child(tool, "full") for tool in BASELINES)
+
+    server.advance(3600)
+    changes = pick_changes(records, 10, seed)
+    for change in changes:
+        _apply(server, change)
+    server.push(REPO)  # a busy repository is pushed to and starred between two syncs
+    server.star(REPO)
+    server.advance(60)
+    runs.append(child("tidings", "changed"))
+    notes["store equals the served week after the changes"] = _mismatches(db_url, server)
+    runs.extend(child(tool, "changed") for tool in BASELINES)
+
+    server.advance(3600)
+    runs.append(child("tidings", "unchanged"))
+    runs.extend(child(tool, "unchanged") for tool in BASELINES)
+
+    server.advance(3600)
+    runs.append(child("tidings", "new_token", FRESH_TOKEN))
+    runs.extend(child(tool, "new_token", FRESH_TOKEN) for tool in BASELINES)
+
+    clone_db = f"sqlite:///{tmp / 'clone.db'}"
+    clone_run = child("tidings", "clone", db=clone_db, clone=clone)
+    notes["every merged PR's diff read from the clone"] = _clone_diffs(clone_db)
+    return runs, notes, clone_run, changes
+
+
+def _clone_diffs(db_url: str) -> str:
+    """ "" when every merged PR in the store is marked with its merge commit's diff and has a
+    file with hunks; else what is not."""
+    import sqlalchemy as sa
+
+    from tidings.store import Store, schema
+
+    it, pf = schema.items, schema.pr_files
+    store = Store.open(db_url)
+    try:
+        with store.begin() as conn:
+            merged = conn.execute(
+                sa.select(it.c.number, it.c.patch_sha == it.c.merge_commit_sha).where(
+                    it.c.merged_at.is_not(None)
+                )
+            ).all()
+            with_hunks = set(
+                conn.execute(
+                    sa.select(pf.c.number).where(pf.c.patch.is_not(None)).distinct()
+                ).scalars()
+            )
+    finally:
+        store.engine.dispose()
+    unmarked = [n for n, marked in merged if not marked]
+    bare = [n for n, _ in merged if n not in with_hunks]
+    if not merged or unmarked or bare:
+        return f"{len(merged)} merged PRs; not marked: {unmarked[:5]}; no hunks: {bare[:5]}"
+    return ""
+
+
+def _clone_summary(run: Run) -> dict[str, Any]:
+    return {
+        "requests": run.requests,
+        "rest_paid": run.rest_paid,
+        "graphql_points": run.graphql_points,
+        "patch_requests": int(run.detail.get("patch_requests", 0)),
+        "git_fetches": 1,
+        "git_s": run.detail.get("git_s"),
+        "elapsed": run.elapsed,
+        "cpu": run.cpu,
+    }
 
 
 # Sync bookkeeping the store keeps and GitHub does not serve as records; and the evidence
@@ -575,6 +681,17 @@ def render(results: dict[str, Any], console: Console) -> None:
                 f"{SCENARIO_SHORT[s]} {p['requests']} for {p['prs']} PRs"
                 for s, p in patches.items()
             ),
+            highlight=False,
+            markup=False,
+        )
+    clone = results.get("clone")
+    if clone:
+        console.print(
+            f"tidings, {SCENARIO_TITLES['clone']}: {clone['requests']} requests "
+            f"({clone['rest_paid']} REST + {clone['graphql_points']} GraphQL points, "
+            f"{clone['patch_requests']} for patches), {clone['elapsed']:.2f} s; beside them "
+            f"the clone's own {clone['git_fetches']} git fetch and {clone['git_s']:.2f} s "
+            "reading it",
             highlight=False,
             markup=False,
         )

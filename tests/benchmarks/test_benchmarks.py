@@ -52,8 +52,14 @@ def test_quick_benchmark_reports_every_figure() -> None:
     assert results["checks"] == {
         "store equals the served week after the full sync": True,
         "store equals the served week after the changes": True,
+        "every merged PR's diff read from the clone": True,
     }
     assert results["check_notes"] == {}
+    # Diffs from a clone: a full sync of the (changed) week into another store lists no PR's
+    # files, so it costs what the first full sync cost less its 60 patch listings.
+    clone, full = results["clone"], runs[("tidings", "full")]
+    assert clone["patch_requests"] == 0 and clone["git_fetches"] == 1
+    assert full["requests"] - 60 - 2 <= clone["requests"] <= full["requests"] - 60 + 2
     # Nothing changed: tidings repeats its last requests and every answer is a 304.
     unchanged = runs[("tidings", "unchanged")]
     assert unchanged["not_modified"] == unchanged["requests"]
