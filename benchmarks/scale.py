@@ -61,8 +61,8 @@ TOKEN = "bench-token"
 WALL_LIMIT = 600.0  # seconds, for the large fleet's first run
 RSS_LIMIT = 500.0  # MB
 SIZES: tuple[tuple[int, int], ...] = ((45, 5), (450, 50))
-# The child: tidings' CLI, writing its peak RSS (kB) and its children's CPU time to a file
-# when it exits.
+# The child: tidings' CLI, writing its peak RSS (kB), its own CPU time and its children's to a
+# file when it exits.
 CHILD = """
 import atexit, json, os, resource, sys
 
@@ -70,8 +70,10 @@ def peak():
     with open("/proc/self/status") as status:
         kb = next(line.split()[1] for line in status if line.startswith("VmHWM:"))
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    own = resource.getrusage(resource.RUSAGE_SELF)
     with open(os.environ["TIDINGS_BENCH_PEAK"], "w") as out:
-        json.dump({"hwm_kb": int(kb), "children_cpu_s": kids.ru_utime + kids.ru_stime}, out)
+        json.dump({"hwm_kb": int(kb), "cpu_s": own.ru_utime + own.ru_stime,
+                   "children_cpu_s": kids.ru_utime + kids.ru_stime}, out)
 
 atexit.register(peak)
 from tidings.cli import main
@@ -102,6 +104,7 @@ class Figures:
     children: int = 0  # every process the run started (Pagefind and any other)
     children_peak_mb: float = 0.0
     children_cpu_s: float = 0.0
+    cpu_s: float = 0.0  # the run's own CPU time (user + system), all its threads
     tree_peak_mb: float = 0.0  # the most the run and its children held at once (sampled)
 
 
@@ -112,6 +115,7 @@ class Child:
     code: int
     wall: float
     own_rss_mb: float
+    cpu_s: float
     children_cpu_s: float
     tail: str
     tree: TreeSampler
@@ -163,6 +167,7 @@ def _tidings(folder: Path, config: Path, *args: str) -> Child:
         code=code,
         wall=wall,
         own_rss_mb=found.get("hwm_kb", float("nan")) / 1024,
+        cpu_s=found.get("cpu_s", 0.0),
         children_cpu_s=found.get("children_cpu_s", 0.0),
         tail=" | ".join(tail),
         tree=tree,
@@ -231,6 +236,7 @@ def measure(
                         children=children["count"],
                         children_peak_mb=children["peak_rss_mb"],
                         children_cpu_s=round(done.children_cpu_s, 2),
+                        cpu_s=round(done.cpu_s, 1),
                         tree_peak_mb=round(done.tree.tree_peak_kb / 1024, 1),
                     )
                 )
@@ -245,7 +251,8 @@ def verdict(rows: list[Figures]) -> tuple[bool, str]:
         f"{'PASS' if ok else 'FAIL'}: {big} repositories, first run {first.wall_s:.0f} s wall "
         f"(limit {WALL_LIMIT:.0f} s) and {first.peak_rss_mb:.0f} MB peak RSS (limit "
         f"{RSS_LIMIT:.0f} MB){'' if first.ok else ', and the run failed'}; "
-        f"{os.cpu_count()} CPUs here"
+        f"{first.cpu_s:.0f} s of the run's own CPU and {first.children_cpu_s:.0f} s of its "
+        f"children's; {os.cpu_count()} CPUs here"
     )
     return ok, line
 
@@ -261,6 +268,7 @@ def table(rows: list[Figures]) -> Table:
         out.add_column(f"growth ×{big // small}", justify="right")
     fields = (
         ("wall (s)", "wall_s"),
+        ("CPU, the run's own (s)", "cpu_s"),
         ("peak RSS, all processes (MB)", "peak_rss_mb"),
         ("REST requests", "rest_requests"),
         ("  of which 304", "not_modified"),

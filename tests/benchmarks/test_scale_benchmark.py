@@ -22,6 +22,7 @@ def test_the_verdict_reads_the_large_fleets_first_run() -> None:
     assert not ok and "501 MB" in line
     ok, line = verdict([*rows, _row(500, "first", 1, 1, ok=False), _row(500, "quiet", 1, 1)])
     assert not ok and "the run failed" in line
+    assert "s of the run's own CPU" in line
     grid = table([*rows, _row(500, "first", 420, 431), _row(500, "quiet", 90, 150)])
     assert [c.header for c in grid.columns][3] == "growth ×10"
 
@@ -43,6 +44,8 @@ def test_a_small_fleet_runs_end_to_end() -> None:
     # 7 closed days and the last closed week, in English, for each of the four.
     assert first.reports == quiet.reports == 4 * 8
     assert 0 < first.peak_rss_mb < 2000 and first.wall_s > 0
+    # The run's own CPU, all its threads: some, and no more than its threads could spend.
+    assert 0 < first.cpu_s and 0 < quiet.cpu_s < first.cpu_s
     # Every process counted: the site's Pagefind runs, seen from /proc, in the peak.
     assert first.pagefind_runs >= 1 and first.children >= first.pagefind_runs
     assert first.peak_rss_mb == round(first.own_rss_mb + first.children_peak_mb, 1)
