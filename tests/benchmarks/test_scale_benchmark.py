@@ -44,8 +44,8 @@ def test_a_small_fleet_runs_end_to_end() -> None:
     # 7 closed days and the last closed week, in English, for each of the four.
     assert first.reports == quiet.reports == 4 * 8
     assert 0 < first.peak_rss_mb < 2000 and first.wall_s > 0
-    # The run's own CPU, all its threads: some, and no more than its threads could spend.
-    assert 0 < first.cpu_s and 0 < quiet.cpu_s < first.cpu_s
+    # The run's own CPU, all its threads: some, and less on the quiet day than the first.
+    assert first.cpu_s > 0 and 0 < quiet.cpu_s < first.cpu_s
     # Every process counted: the site's Pagefind runs, seen from /proc, in the peak.
     assert first.pagefind_runs >= 1 and first.children >= first.pagefind_runs
     assert first.peak_rss_mb == round(first.own_rss_mb + first.children_peak_mb, 1)

@@ -11,24 +11,19 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Iterator
 from datetime import UTC, date, datetime
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from testkit.servers.openai import FakeOpenAI, data_of
-from tidings.analysis.analyst import Analyst
-from tidings.analysis.cache import LLMCache
-from tidings.analysis.provider import Provider, ProviderSettings
-from tidings.common.config import RepoConfig, load_config
-from tidings.demo import CONFIG_PATH, REPO, SAMPLE_PATH
+from tests.demo_store import demo_repo, fake_analyst, open_demo_store
+from tidings.common.config import RepoConfig
 from tidings.facts import activity, discussions, importance, topics, trends, watchlist
 from tidings.facts.daily import DayFacts
 from tidings.facts.load.day import load_day
 from tidings.facts.windows import daily_window
 from tidings.report import model as m
 from tidings.report.daily import build_daily
-from tidings.sources.snapshot import import_snapshot
 from tidings.store import Store
 
 DAY = date(2026, 3, 12)  # the demo day where every section has content
@@ -45,21 +40,12 @@ RANKINGS: list[tuple[Any, str]] = [
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
-    path: Path = tmp_path_factory.mktemp("daily-facts") / "demo.db"
-    s = Store.open(f"sqlite:///{path}")
-    import_snapshot(s, SAMPLE_PATH)
-    yield s
-    s.close()
+    yield from open_demo_store(tmp_path_factory, "daily-facts")
 
 
 @pytest.fixture(scope="module")
 def repo() -> RepoConfig:
-    return load_config(CONFIG_PATH).repo(REPO)
-
-
-def _analyst(llm: FakeOpenAI) -> Analyst:
-    provider = Provider(ProviderSettings(base_url=llm.base_url, model="fake-model", timeout=5.0))
-    return Analyst(provider, LLMCache(None), max_concurrency=1)
+    return demo_repo()
 
 
 def _count_calls(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
@@ -86,7 +72,7 @@ def test_each_ranking_is_computed_once_for_the_model_and_the_report(
 ) -> None:
     calls = _count_calls(monkeypatch)
     with FakeOpenAI() as llm:
-        report = build_daily(store, repo, DAY, "en", now=NOW, analysis=_analyst(llm))
+        report = build_daily(store, repo, DAY, "en", now=NOW, analysis=fake_analyst(llm))
         assert llm.calls > 0  # the model did run over these facts
     assert report.provenance.llm is not None
     assert calls == {
@@ -110,7 +96,7 @@ def _payloads(llm: FakeOpenAI) -> dict[str, list[dict[str, Any]]]:
 
 def test_the_model_is_shown_exactly_what_the_report_prints(store: Store, repo: RepoConfig) -> None:
     with FakeOpenAI() as llm:
-        report = build_daily(store, repo, DAY, "en", now=NOW, analysis=_analyst(llm))
+        report = build_daily(store, repo, DAY, "en", now=NOW, analysis=fake_analyst(llm))
         sent = _payloads(llm)
     rules = build_daily(store, repo, DAY, "en", now=NOW)  # the same day without a model
 

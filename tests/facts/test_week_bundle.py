@@ -13,24 +13,19 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from testkit.servers.openai import FakeOpenAI, data_of
-from tidings.analysis.analyst import Analyst
-from tidings.analysis.cache import LLMCache
-from tidings.analysis.provider import Provider, ProviderSettings
-from tidings.common.config import RepoConfig, load_config
-from tidings.demo import CONFIG_PATH, REPO, SAMPLE_PATH
+from tests.demo_store import demo_repo, fake_analyst, open_demo_store
+from tidings.common.config import RepoConfig
 from tidings.facts import weekly
 from tidings.facts.load.week import load_week
 from tidings.facts.week_bundle import COUNTED, THEMES, week_bundle
 from tidings.facts.windows import weekly_window
 from tidings.report.weekly import build_weekly
 from tidings.report.weekly_model import WeeklyReport
-from tidings.sources.snapshot import import_snapshot
 from tidings.store import Store
 
 NOW = datetime(2026, 3, 16, 2, 0, tzinfo=UTC)
@@ -51,21 +46,12 @@ ONCE = {
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
-    path: Path = tmp_path_factory.mktemp("week-bundle") / "demo.db"
-    s = Store.open(f"sqlite:///{path}")
-    import_snapshot(s, SAMPLE_PATH)
-    yield s
-    s.close()
+    yield from open_demo_store(tmp_path_factory, "week-bundle")
 
 
 @pytest.fixture(scope="module")
 def repo() -> RepoConfig:
-    return load_config(CONFIG_PATH).repo(REPO)
-
-
-def _analyst(llm: FakeOpenAI) -> Analyst:
-    provider = Provider(ProviderSettings(base_url=llm.base_url, model="fake-model", timeout=5.0))
-    return Analyst(provider, LLMCache(None), max_concurrency=1)
+    return demo_repo()
 
 
 def _count_calls(monkeypatch: pytest.MonkeyPatch, names: list[str]) -> Counter[str]:
@@ -94,7 +80,7 @@ def test_each_weekly_list_is_computed_once_per_build(
     calls = _count_calls(monkeypatch, [*ONCE, "previous_risk_counts"])
     with FakeOpenAI() as llm:
         report = build_weekly(
-            store, repo, 2026, 10, "en", now=NOW, analysis=_analyst(llm) if model else None
+            store, repo, 2026, 10, "en", now=NOW, analysis=fake_analyst(llm) if model else None
         )
         assert (llm.calls > 0) == model  # with a model, it did run over these facts
     assert report.risk_observations and report.key_changes and report.follow_ups
@@ -146,7 +132,7 @@ def test_the_model_is_shown_what_the_weekly_prints(store: Store, repo: RepoConfi
     # W11: its week before (W10) has merged PRs to compare with.
     with FakeOpenAI() as llm:
         report: WeeklyReport = build_weekly(
-            store, repo, 2026, 11, "en", now=NOW, analysis=_analyst(llm)
+            store, repo, 2026, 11, "en", now=NOW, analysis=fake_analyst(llm)
         )
         sent = _sent(llm)
     ex = report.executive_summary

@@ -15,9 +15,9 @@ from typing import Any, cast
 
 import pytest
 
+from tests.demo_store import demo_repo, open_demo_store
 from tidings.analysis.result import Analysis
-from tidings.common.config import RepoConfig, load_config
-from tidings.demo import CONFIG_PATH, REPO, SAMPLE_PATH
+from tidings.common.config import RepoConfig
 from tidings.facts.slots import (
     FollowUpText,
     HotText,
@@ -36,7 +36,6 @@ from tidings.report import model as m
 from tidings.report import weekly_model as w
 from tidings.report.daily import build_daily
 from tidings.report.weekly import build_weekly
-from tidings.sources.snapshot import import_snapshot
 from tidings.store import Store
 
 DAY = date(2026, 3, 12)  # every daily section has content: topics, hot threads, trends, watch
@@ -61,16 +60,12 @@ class Scripted:
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    path: Path = tmp_path_factory.mktemp("slots") / "demo.db"
-    s = Store.open(f"sqlite:///{path}")
-    import_snapshot(s, SAMPLE_PATH)
-    yield s
-    s.close()
+    yield from open_demo_store(tmp_path_factory, "slots")
 
 
 @pytest.fixture(scope="module")
 def repo() -> RepoConfig:
-    return load_config(CONFIG_PATH).repo(REPO)
+    return demo_repo()
 
 
 def daily(store: Store, repo: RepoConfig, texts: Mapping[Slot, str] | None) -> m.DailyReport:
