@@ -334,6 +334,12 @@ def _https_url(value: str | None) -> str | None:
     return value
 
 
+def _owner_name(value: str) -> str:
+    if not REPO_NAME.match(value):
+        raise ValueError(f"repository must be OWNER/NAME, got {value!r}")
+    return value
+
+
 class GiscusConfig(_Strict):
     """giscus (https://giscus.app) settings: comments from a GitHub Discussions category."""
 
@@ -343,12 +349,7 @@ class GiscusConfig(_Strict):
     category_id: str
     mapping: Literal["pathname", "url", "title", "og:title"] = "pathname"
 
-    @field_validator("repo")
-    @classmethod
-    def _repo(cls, value: str) -> str:
-        if not REPO_NAME.match(value):
-            raise ValueError(f"repository must be OWNER/NAME, got {value!r}")
-        return value
+    _repo = field_validator("repo")(_owner_name)
 
 
 class SiteConfig(_Strict):
@@ -392,12 +393,7 @@ class DiscussionConfig(_Strict):
     category: str
     kinds: list[ReportKind] = Field(default_factory=_weekly_only)
 
-    @field_validator("repo")
-    @classmethod
-    def _repo(cls, value: str) -> str:
-        if not REPO_NAME.match(value):
-            raise ValueError(f"repository must be OWNER/NAME, got {value!r}")
-        return value
+    _repo = field_validator("repo")(_owner_name)
 
 
 class NotifyConfig(_Strict):
