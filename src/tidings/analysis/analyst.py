@@ -104,6 +104,15 @@ class Analyst:
         )
         return cls(provider, LLMCache(store), max_concurrency=config.max_concurrency)
 
+    def tokens_spent(self) -> int:
+        """Tokens this analyst's provider has spent this run (prompts and answers)."""
+        usage = self.provider.usage
+        return usage.prompt_tokens + usage.completion_tokens
+
+    def tokens_left(self) -> int:
+        """What is left of the run's token budget."""
+        return max(0, self.provider.settings.token_budget - self.tokens_spent())
+
     def usage(self) -> Usage:
         """What this analyst's reports cost together: the provider's requests and tokens, and
         the reports' own counts summed."""

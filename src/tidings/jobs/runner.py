@@ -15,6 +15,7 @@ so a re-run on unchanged data writes nothing and the site rebuild then touches n
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
@@ -24,13 +25,14 @@ from typing import TYPE_CHECKING, Any
 
 from tidings.common.config import Config, RepoConfig
 from tidings.common.progress import Progress
-from tidings.errors import TidingsError, UncoveredWindowError
+from tidings.errors import TidingsError, TidingsWarning, UncoveredWindowError
 from tidings.facts.windows import closed_days, daily_window, last_closed_week
 from tidings.report.service import ReportService
 from tidings.store import Store
 
 if TYPE_CHECKING:
     from tidings.analysis.analyst import Analyst
+    from tidings.analysis.estimate import Plan
     from tidings.common.config import Lang
     from tidings.jobs.delivery import Delivery
     from tidings.render.files import Report
@@ -56,6 +58,9 @@ class RepoOutcome:
     new: list[str] = field(default_factory=list)  # written for the first time (announced)
     # The new reports themselves, for the notifications; not part of the outcome's data.
     new_reports: list[tuple[str, Report]] = field(default_factory=list, repr=False)
+    # With a model: what the due reports would ask it (tokens by language, requests) and the
+    # run's budget left when they started (plan_model).
+    model_plan: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -69,6 +74,7 @@ class RepoOutcome:
             "pdfs_made": self.pdfs_made,
             "checked": self.checked,
             "warnings": self.warnings,
+            "model_plan": self.model_plan,
         }
 
 
@@ -116,6 +122,61 @@ def report_weekly(
     year, week = last_closed_week(repo.tz, repo.cutoff_time, now)
     for lang in langs:
         _report(outcome, reports_dir, partial(service.weekly, year, week, lang))
+
+
+def plan_model(
+    store: Store,
+    repo: RepoConfig,
+    analysis: Analyst,
+    days: list[date],
+    langs: list[Lang],
+    now: datetime,
+    outcome: RepoOutcome,
+) -> Plan:
+    """What the repository's due reports would ask the model, from the cache as it stands
+    (analysis/estimate.py); when it is more than the run's token budget has left, said now,
+    before the first of them is written, with what would fit."""
+    from tidings.analysis.estimate import plan_reports
+
+    year, week = last_closed_week(repo.tz, repo.cutoff_time, now)
+
+    def build(make: Callable[[ReportService], object]) -> Callable[[Analyst], object]:
+        def one(twin: Analyst) -> object:
+            try:
+                return make(ReportService(store, repo, analysis=twin, now=now))
+            except UncoveredWindowError:
+                return None  # not written by the run either
+
+        return one
+
+    def daily(day: date, lang: Lang) -> Callable[[ReportService], object]:
+        return lambda service: service.daily(day, lang)
+
+    def weekly(lang: Lang) -> Callable[[ReportService], object]:
+        return lambda service: service.weekly(year, week, lang)
+
+    reports = [(lang, build(daily(day, lang))) for day in days for lang in langs]
+    reports += [(lang, build(weekly(lang))) for lang in langs]
+    plan = plan_reports(analysis, reports)
+    left = analysis.tokens_left()
+    if plan.total > left:
+        by_lang = ", ".join(f"{lang} {tokens:,}" for lang, tokens in plan.tokens.items())
+        line = (
+            f"{repo.name}: its {plan.reports} due reports would ask the model for about "
+            f"{plan.total:,} tokens ({by_lang}; {plan.requests} requests), more than the "
+            f"{left:,} left of [llm] token_budget {analysis.provider.settings.token_budget:,}: "
+            "the reports written last get rule-written summaries where the budget runs out; "
+            f"set token_budget to {_round_up(plan.total + analysis.tokens_spent()):,} or more "
+            "for all of them"
+        )
+        outcome.warnings.append(line)
+        warnings.warn(TidingsWarning(line), stacklevel=2)
+    outcome.model_plan = {"tokens": plan.tokens, "requests": plan.requests, "left": left}
+    return plan
+
+
+def _round_up(tokens: int, step: int = 50_000) -> int:
+    return -(-tokens // step) * step
 
 
 def _report(outcome: RepoOutcome, reports_dir: Path, build: Callable[[], Report]) -> None:
@@ -207,6 +268,8 @@ def run_repository(
         outcome.synced = _sync_summary(result)
         service = ReportService(store, repo, analysis=analysis, now=now)
         due = closed_days(repo.tz, repo.cutoff_time, now, days)
+        if analysis is not None:
+            plan_model(store, repo, analysis, due, langs, now, outcome)
         report_daily(service, due, langs, reports_dir, outcome, progress=progress)
         report_weekly(service, now, langs, reports_dir, outcome)
         outcome.warnings += service.take_warnings()

@@ -1,0 +1,87 @@
+"""What reports would cost the model, from the answer cache as it stands, before any is asked.
+
+`tidings run` writes a repository's due reports one after another on the run's one token
+budget ([llm] token_budget), and once it is spent the rules write the rest. So before it starts
+a repository's reports it builds them once with an analyst whose provider asks nothing
+(`Estimator`): every answer the cache holds is read as usual, and every request that would go
+out is counted (the provider's own estimate, prompt bytes / 4 plus the answer's token limit,
+which the budget check reserves too) and fails, so the rules write that part and the report
+goes on to its next request. A request the run would make twice (a daily's PR cards, which its
+week's report batches the same way) counts once.
+
+The figure is an estimate on the generous side: an answer's real length is under its limit,
+and a section's request lacks the PR summaries the map step would have given it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from pydantic import BaseModel
+
+from tidings.analysis.provider import LLMFailure, Provider, estimate_tokens
+
+if TYPE_CHECKING:
+    from tidings.analysis.analyst import Analyst
+
+
+class Estimated(LLMFailure):
+    """The request was counted, not sent."""
+
+
+class Estimator(Provider):
+    """A provider that asks nothing and counts what it would have asked (see the module)."""
+
+    def __init__(self, provider: Provider) -> None:
+        super().__init__(provider.settings)
+        self.tokens = 0
+        self.requests = 0
+        self._seen: set[str] = set()
+
+    def _complete(
+        self, messages: list[dict[str, str]], schema: type[BaseModel], max_tokens: int
+    ) -> str:
+        digest = hashlib.sha256(json.dumps([messages, max_tokens]).encode()).hexdigest()
+        with self._lock:
+            if digest not in self._seen:
+                self._seen.add(digest)
+                self.requests += 1
+                self.tokens += sum(estimate_tokens(m["content"]) for m in messages) + max_tokens
+        raise Estimated("counted, not asked")
+
+
+@dataclass
+class Plan:
+    """The estimated cost of a repository's due reports, by language."""
+
+    tokens: dict[str, int] = field(default_factory=dict)
+    requests: int = 0
+    reports: int = 0
+
+    @property
+    def total(self) -> int:
+        return sum(self.tokens.values())
+
+
+def plan_reports(
+    analyst: Analyst, reports: Sequence[tuple[str, Callable[[Analyst], object]]]
+) -> Plan:
+    """Build each report (language, build with an analyst; None for a report it will not
+    write) on an estimating twin of `analyst` sharing its cache; what they would ask."""
+    from tidings.analysis.analyst import Analyst
+
+    estimator = Estimator(analyst.provider)
+    twin = Analyst(estimator, analyst.cache, max_concurrency=1)
+    plan = Plan()
+    for lang, build in reports:
+        before = estimator.tokens
+        if build(twin) is None:
+            continue  # not due after all (a window the store does not cover)
+        plan.tokens[lang] = plan.tokens.get(lang, 0) + estimator.tokens - before
+        plan.reports += 1
+    plan.requests = estimator.requests
+    return plan
