@@ -37,6 +37,7 @@ import shutil
 import sys
 import tempfile
 import time
+import warnings
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
@@ -59,9 +60,16 @@ from tidings.analysis import prompts  # noqa: E402
 from tidings.analysis.analyst import Analyst  # noqa: E402
 from tidings.analysis.cache import LLMCache  # noqa: E402
 from tidings.analysis.provider import Provider, ProviderSettings  # noqa: E402
-from tidings.common.config import LLMConfig, RepoConfig, TopicConfig, load_config  # noqa: E402
+from tidings.common.config import (  # noqa: E402
+    Lang,
+    LLMConfig,
+    RepoConfig,
+    TopicConfig,
+    load_config,
+)
 from tidings.demo import CONFIG_PATH, SAMPLE_PATH  # noqa: E402
 from tidings.demo import REPO as DEMO_REPO  # noqa: E402
+from tidings.errors import TidingsWarning  # noqa: E402
 from tidings.facts.activity_data import WindowData  # noqa: E402
 from tidings.facts.daily import DayFacts  # noqa: E402
 from tidings.facts.discussions import hot_discussions  # noqa: E402
@@ -70,6 +78,7 @@ from tidings.facts.load.stats import item_lists  # noqa: E402
 from tidings.facts.load.window import load_window  # noqa: E402
 from tidings.facts.windows import daily_window, weekly_window  # noqa: E402
 from tidings.report.daily import build_daily  # noqa: E402
+from tidings.report.service import ReportService  # noqa: E402
 from tidings.report.weekly import build_weekly  # noqa: E402
 from tidings.sources.snapshot import import_snapshot  # noqa: E402
 from tidings.store import Store, schema  # noqa: E402
@@ -257,6 +266,53 @@ def measure_weekly(
     }
 
 
+def first_run(records: list[Any], folder: Path, start: date) -> dict[str, Any]:
+    """A first `tidings run` on the generated week with the default config and both
+    languages (`[site] languages = ["zh", "en"]`): the run's plan before its reports
+    (jobs/runner.plan_model), then the week's seven dailies and its weekly as the run writes
+    them, on one default budget; what the weekly got from the model."""
+    from tidings.jobs.runner import RepoOutcome, plan_model
+    from tidings.sources.github.sync import SYNCED_STREAM
+
+    store = Store.open(f"sqlite:///{folder / 'first-run.db'}")
+    seed(store, records)
+    with store.begin() as conn:  # synced (now): the store covers the week, as after a sync
+        store.set_cursor(conn, store.repo_id(conn, GEN_REPO) or 0, SYNCED_STREAM, None)
+    repo = RepoConfig(name=GEN_REPO)
+    days = [start + timedelta(days=k) for k in range(7)]
+    now = datetime.combine(days[-1], datetime.min.time(), UTC) + timedelta(days=2)
+    langs: list[Lang] = ["zh", "en"]
+    year, week, _ = start.isocalendar()
+    with FakeOpenAI() as llm:
+        analyst = _analyst(llm, store, 4, config="default")
+        outcome = RepoOutcome(GEN_REPO)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", TidingsWarning)  # kept in the outcome
+            plan = plan_model(store, repo, analyst, days, langs, now, outcome)
+        service = ReportService(store, repo, analysis=analyst, now=now)
+        for day in days:
+            for lang in langs:
+                service.daily(day, lang)
+        weekly = {lang: service.weekly(year, week, lang) for lang in langs}
+        spent = analyst.tokens_spent()
+        calls = llm.calls
+    store.close()
+    return {
+        "budget": analyst.provider.settings.token_budget,
+        "plan": {"tokens": plan.tokens, "requests": plan.requests, "reports": plan.reports},
+        "warning": outcome.warnings[0] if outcome.warnings else None,
+        "spent": spent,
+        "calls": calls,
+        "weekly": {
+            lang: {
+                "merged_prs": w.merged_prs,
+                "model_summaries": sum(p.summary.by == "llm" for p in w.merged),
+            }
+            for lang, w in weekly.items()
+        },
+    }
+
+
 def wall_time(
     store: Store, repo: RepoConfig, day: date, latency: float, concurrency: int
 ) -> dict[str, Any]:
@@ -379,6 +435,7 @@ def run_benchmark(
             # The heavy config's week once more, for what the model writes per merged PR.
             "weekly": measure_weekly(gen, gen_repo, year, number, concurrency=concurrency),
             "wall_time": wall_time(gen, gen_repo, gen_day, 0.0 if quick else latency, concurrency),
+            "first_run": first_run(records, folder, week_start.date()),
         }
         demo.close()
         gen.close()
@@ -394,6 +451,13 @@ def run_benchmark(
         and results["weekly"]["rerun"]["calls"] == 0,
         "every merged PR of the week has a model summary": results["weekly"]["model_summaries"]
         == results["weekly"]["merged_prs"],
+        "a first run gets every PR summary by the model, or is told before it starts": (
+            bool(results["first_run"]["warning"])
+            or all(
+                w["model_summaries"] == w["merged_prs"]
+                for w in results["first_run"]["weekly"].values()
+            )
+        ),
     }
     return results
 
@@ -454,6 +518,21 @@ def render(results: dict[str, Any], console: Console) -> None:
         f"{wt['concurrent']['seconds']:.2f} s with {wt['concurrent']['concurrency']} calls in "
         f"flight vs {wt['serial']['seconds']:.2f} s one at a time ({wt['serial']['calls']} calls)"
     )
+    fr = results["first_run"]
+    by_lang = ", ".join(f"{lang} {t:,}" for lang, t in fr["plan"]["tokens"].items())
+    got = "; ".join(
+        f"{lang} weekly {w['model_summaries']} of {w['merged_prs']} PR summaries by the model"
+        for lang, w in fr["weekly"].items()
+    )
+    console.print(
+        f"a first run (default config, zh and en: {fr['plan']['reports']} reports): planned "
+        f"{sum(fr['plan']['tokens'].values()):,} tokens ({by_lang}) against the "
+        f"{fr['budget']:,} budget, {'said before the first report' if fr['warning'] else 'fits'}"
+        f"; spent {fr['spent']:,} in {fr['calls']} calls; {got}",
+        highlight=False,
+    )
+    if fr["warning"]:
+        console.print(f"  warning: {fr['warning']}", highlight=False, markup=False)
     for verdict, ok in results["verdicts"].items():
         console.print(f"{'PASS' if ok else 'FAIL'}  {verdict}")
 

@@ -86,5 +86,8 @@ def test_a_plan_past_the_budget_is_said_before_the_first_report(
         assert line.startswith("tidings-demo/rapidinfer: its 6 due reports would ask the model")
         assert f"{need:,} tokens (en " in line and ", zh " in line
         assert f"more than the {need // 3:,} left of [llm] token_budget {need // 3:,}" in line
+        # The first report past the budget, in the order the run writes them (days, then the
+        # week; each in en, then zh).
+        assert "the budget runs out at about the 2026-03-12 en daily report: it and the 3 " in line
         suggested = int(line.rsplit("set token_budget to ", 1)[1].split()[0].replace(",", ""))
         assert suggested >= need and suggested % 50_000 == 0

@@ -47,6 +47,15 @@ def test_quick_llm_benchmark_reports_every_figure() -> None:
     assert weekly["fresh"]["calls"] > 0 and weekly["fresh"]["prompt_tokens"] > 0
     assert weekly["pr_calls"] > 0 and weekly["section_calls"] > 0
     assert weekly["rerun"]["calls"] == 0
+    # A first run in both languages on the default budget: planned before its 16 reports
+    # (7 days and the week, zh and en), then written; the plan fits here, so every PR summary
+    # of both weeklies is the model's.
+    first = results["first_run"]
+    assert first["plan"]["reports"] == 16 and set(first["plan"]["tokens"]) == {"zh", "en"}
+    assert first["spent"] <= sum(first["plan"]["tokens"].values()) <= first["budget"]
+    assert first["warning"] is None
+    for w in first["weekly"].values():
+        assert w["merged_prs"] > 0 and w["model_summaries"] == w["merged_prs"]
     wt = results["wall_time"]
     assert wt["concurrent"]["calls"] == wt["serial"]["calls"] > 0
     assert wt["concurrent"]["concurrency"] == 8 and wt["serial"]["concurrency"] == 1
@@ -57,5 +66,5 @@ def test_quick_llm_benchmark_reports_every_figure() -> None:
     out = StringIO()
     render(results, Console(file=out, width=160))
     text = out.getvalue()
-    for needed in ("tidings", "re-run", "one prompt", "PASS", "calls in flight"):
+    for needed in ("tidings", "re-run", "one prompt", "PASS", "calls in flight", "a first run"):
         assert needed in text

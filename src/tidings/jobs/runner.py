@@ -155,19 +155,25 @@ def plan_model(
     def weekly(lang: Lang) -> Callable[[ReportService], object]:
         return lambda service: service.weekly(year, week, lang)
 
-    reports = [(lang, build(daily(day, lang))) for day in days for lang in langs]
-    reports += [(lang, build(weekly(lang))) for lang in langs]
+    reports = [
+        (f"{day} {lang} daily", lang, build(daily(day, lang))) for day in days for lang in langs
+    ]
+    reports += [(f"{year}-W{week:02d} {lang} weekly", lang, build(weekly(lang))) for lang in langs]
     plan = plan_reports(analysis, reports)
     left = analysis.tokens_left()
-    if plan.total > left:
+    short = plan.first_short(left)
+    if short is not None:
+        name, after = short
         by_lang = ", ".join(f"{lang} {tokens:,}" for lang, tokens in plan.tokens.items())
+        rest = f" and the {after} after it" if after else ""
         line = (
             f"{repo.name}: its {plan.reports} due reports would ask the model for about "
             f"{plan.total:,} tokens ({by_lang}; {plan.requests} requests), more than the "
             f"{left:,} left of [llm] token_budget {analysis.provider.settings.token_budget:,}: "
-            "the reports written last get rule-written summaries where the budget runs out; "
-            f"set token_budget to {_round_up(plan.total + analysis.tokens_spent()):,} or more "
-            "for all of them"
+            f"the budget runs out at about the {name} report: it{rest} "
+            f"{'get' if after else 'gets'} the rules' text where the model's would be; "
+            "set token_budget to "
+            f"{_round_up(plan.total + analysis.tokens_spent()):,} or more for all of them"
         )
         outcome.warnings.append(line)
         warnings.warn(TidingsWarning(line), stacklevel=2)
