@@ -196,6 +196,8 @@ def _tidings_child(
     token: str,
     clone: str | None = None,
 ) -> dict[str, Any]:
+    import sqlalchemy as sa
+
     from tidings.common.config import GitHubConfig
     from tidings.jobs.runner import read_clone
     from tidings.sources.github.sync import sync_repository
@@ -203,13 +205,20 @@ def _tidings_child(
 
     github = GitHubConfig(api_url=api_url, graphql_url=graphql_url, patch_days=patch_days)
     store = Store.open(db_url)
+    statements = [0]  # SQL statements sent: each a round trip on a remote PostgreSQL
+
+    @sa.event.listens_for(store.engine, "before_cursor_execute")
+    def count(*_args: Any) -> None:
+        statements[0] += 1
 
     def work() -> dict[str, Any]:
         started = time.perf_counter()
         if clone:  # as `tidings run` does for a repository with `clone`
             read_clone(store, REPO, Path(clone), None)
         git_s = time.perf_counter() - started
+        before = statements[0]
         done = sync_repository(store, REPO, github=github, token=token).to_dict()
+        done["sql_statements"] = statements[0] - before
         return {**done, "git_s": round(git_s, 2)} if clone else done
 
     try:
@@ -683,6 +692,16 @@ def render(results: dict[str, Any], console: Console) -> None:
             ),
             highlight=False,
             markup=False,
+        )
+    by_run = {(r["tool"], r["scenario"]): r for r in results["runs"]}
+    full = by_run.get(("tidings", "full"))
+    if full and "sql_statements" in full["detail"]:
+        prs = full["detail"].get("pr_details", 0)
+        sql = full["detail"]["sql_statements"]
+        console.print(
+            f"tidings' full sync sent {sql:,} SQL statements to the store"
+            + (f", {sql / prs:.1f} per PR read in detail ({prs})" if prs else ""),
+            highlight=False,
         )
     clone = results.get("clone")
     if clone:

@@ -60,6 +60,9 @@ def test_quick_benchmark_reports_every_figure() -> None:
     clone, full = results["clone"], runs[("tidings", "full")]
     assert clone["patch_requests"] == 0 and clone["git_fetches"] == 1
     assert full["requests"] - 60 - 2 <= clone["requests"] <= full["requests"] - 60 + 2
+    # The store's side: statements counted, a handful per PR (tests/sources/github has the
+    # per-page batching's own test).
+    assert 0 < full["detail"]["sql_statements"] < 6 * full["detail"]["pr_details"]
     # Nothing changed: tidings repeats its last requests and every answer is a 304.
     unchanged = runs[("tidings", "unchanged")]
     assert unchanged["not_modified"] == unchanged["requests"]

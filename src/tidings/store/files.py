@@ -10,7 +10,7 @@ rows replace the stored ones; a file GitHub gives no patch for keeps the one a c
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -45,6 +45,56 @@ def stored_patches(conn: Connection, repo_id: int, number: int) -> dict[str, str
     }
 
 
+@dataclass
+class ChildBatch:
+    """The child rows (files, closing refs, threads, commits) of a page of PRs, written
+    together when the page's transaction ends: per table one DELETE and one INSERT for the PRs
+    whose lists are complete and one upsert for the partial ones, not a pair a PR, and the
+    page's stored patches read in one SELECT. On a remote PostgreSQL each is a round trip."""
+
+    repo_id: int
+    patches: dict[int, dict[str, str]] = field(default_factory=dict)
+    _replace: dict[str, tuple[sa.Table, list[int], list[dict[str, Any]]]] = field(
+        default_factory=dict
+    )
+    _add: dict[str, tuple[sa.Table, list[dict[str, Any]]]] = field(default_factory=dict)
+
+    def read_patches(self, conn: Connection, numbers: Sequence[int]) -> None:
+        """The patches a git sync stored on the files of PRs `numbers` (stored_patches)."""
+        pf = schema.pr_files
+        for number, path, patch in conn.execute(
+            sa.select(pf.c.number, pf.c.path, pf.c.patch).where(
+                pf.c.repo_id == self.repo_id,
+                pf.c.number.in_(list(numbers)),
+                pf.c.patch.is_not(None),
+            )
+        ):
+            self.patches.setdefault(number, {})[path] = patch
+
+    def add(
+        self, table: sa.Table, number: int, rows: Sequence[dict[str, Any]], complete: bool
+    ) -> None:
+        if complete:
+            entry = self._replace.setdefault(table.name, (table, [], []))
+            entry[1].append(number)
+            entry[2].extend(rows)
+        else:
+            self._add.setdefault(table.name, (table, []))[1].extend(rows)
+
+    def flush(self, store: Store, conn: Connection) -> None:
+        for table, numbers, rows in self._replace.values():
+            store.check_rows(table, rows)
+            conn.execute(
+                table.delete().where(table.c.repo_id == self.repo_id, table.c.number.in_(numbers))
+            )
+            if rows:
+                conn.execute(table.insert(), rows)
+        for table, rows in self._add.values():
+            store.upsert(conn, table, rows)
+        self._replace.clear()
+        self._add.clear()
+
+
 def write_children(
     store: Store,
     conn: Connection,
@@ -53,10 +103,13 @@ def write_children(
     number: int,
     rows: Sequence[dict[str, Any]],
     complete: bool,
+    batch: ChildBatch | None = None,
 ) -> None:
     """A PR's files or closing refs: replaced by a complete list, only added to by a partial
-    one."""
-    if complete:
+    one; with `batch`, when the batch is flushed."""
+    if batch is not None:
+        batch.add(table, number, rows, complete)
+    elif complete:
         store.replace_children(conn, table, repo_id, number, rows)
     else:
         store.upsert(conn, table, rows)
@@ -70,6 +123,7 @@ def write_pr_files(
     files: Sequence[PRFileRecord],
     complete: bool,
     skip: Skip,
+    batch: ChildBatch | None = None,
 ) -> int:
     """Write PR `number`'s files as GitHub lists them (`complete`: every file GitHub has), less
     any the store cannot hold; how many were written."""
@@ -77,10 +131,14 @@ def write_pr_files(
     rows = admit(pf, _rows(repo_id, files), skip)
     # GitHub does not give patches here; keep the added lines a git sync stored (the risk
     # rules read them) for the files both sources know.
-    patches = stored_patches(conn, repo_id, number)
+    if batch is not None:
+        patches = batch.patches.get(number, {})
+    else:
+        patches = stored_patches(conn, repo_id, number)
     for row in rows:
         row["patch"] = patches.get(row["path"], row["patch"])
-    write_children(store, conn, pf, repo_id, number, rows, complete and len(rows) == len(files))
+    whole = complete and len(rows) == len(files)
+    write_children(store, conn, pf, repo_id, number, rows, whole, batch)
     return len(rows)
 
 
@@ -92,11 +150,13 @@ def write_closing_refs(
     refs: Sequence[ClosingRefRecord],
     complete: bool,
     skip: Skip,
+    batch: ChildBatch | None = None,
 ) -> int:
     """Write the issues PR `number` closes, like `write_pr_files`."""
     table = schema.closing_refs
     rows = admit(table, _rows(repo_id, refs), skip)
-    write_children(store, conn, table, repo_id, number, rows, complete and len(rows) == len(refs))
+    whole = complete and len(rows) == len(refs)
+    write_children(store, conn, table, repo_id, number, rows, whole, batch)
     return len(rows)
 
 
@@ -107,6 +167,7 @@ def write_threads(
     number: int,
     threads: Sequence[tuple[int, bool, bool]],
     complete: bool,
+    batch: ChildBatch | None = None,
 ) -> int:
     """PR `number`'s review threads as (first comment id, resolved, outdated), replaced by a
     complete list, added to by a partial one; how many were written."""
@@ -114,7 +175,7 @@ def write_threads(
         {"repo_id": repo_id, "number": number, "comment_id": c, "resolved": r, "outdated": o}
         for c, r, o in {c: (c, r, o) for c, r, o in threads}.values()
     ]
-    write_children(store, conn, schema.review_threads, repo_id, number, rows, complete)
+    write_children(store, conn, schema.review_threads, repo_id, number, rows, complete, batch)
     return len(rows)
 
 
@@ -125,13 +186,14 @@ def write_commits(
     number: int,
     commits: Sequence[tuple[str, datetime]],
     complete: bool,
+    batch: ChildBatch | None = None,
 ) -> int:
     """PR `number`'s commits as (sha, commit time), like `write_threads`."""
     rows = [
         {"repo_id": repo_id, "number": number, "sha": sha, "committed_at": at}
         for sha, at in dict(commits).items()
     ]
-    write_children(store, conn, schema.pr_commits, repo_id, number, rows, complete)
+    write_children(store, conn, schema.pr_commits, repo_id, number, rows, complete, batch)
     return len(rows)
 
 

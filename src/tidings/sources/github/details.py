@@ -111,10 +111,13 @@ class _Details:
                 suspects = []
             with store.begin() as conn:
                 stored = items.updated_times(conn, ctx.repo_id, prs)
+                children = files.ChildBatch(ctx.repo_id)
+                children.read_patches(conn, list(prs))
                 for number, pr in prs.items():
-                    self.write_pr(conn, number, pr, stored.get(number))
+                    self.write_pr(conn, number, pr, stored.get(number), children)
                     if number in held:
                         quarantine.release(store, conn, ctx.repo_id, number)
+                children.flush(store, conn)
             done += len(batch)
             ctx.report.pr_details += len(batch)
             ctx.progress("pull request details", done, total)
@@ -192,9 +195,15 @@ class _Details:
                 )
 
     def write_pr(
-        self, conn: Connection, number: int, pr: PRAnswer | None, stored: datetime | None = None
+        self,
+        conn: Connection,
+        number: int,
+        pr: PRAnswer | None,
+        stored: datetime | None = None,
+        batch: files.ChildBatch | None = None,
     ) -> None:
-        """Write one PR's details; `stored` is its stored `updated_at`."""
+        """Write one PR's details; `stored` is its stored `updated_at`; its child rows go to
+        `batch` when given (written when the caller flushes it)."""
         ctx = self.ctx
         repo_id = ctx.repo_id
         if pr is None:
@@ -274,16 +283,17 @@ class _Details:
         if not pr.skipped("files"):
             pr_files = pr.files()
             ctx.report.pr_files += files.write_pr_files(
-                ctx.store, conn, repo_id, number, pr_files, pr.complete("files"), ctx.note
+                ctx.store, conn, repo_id, number, pr_files, pr.complete("files"), ctx.note, batch
             )
         if not pr.skipped("reviewThreads"):
             # A thread whose first comment GitHub gives no id cannot be tied to its comments.
             known = [(c, r, o) for c, r, o in threads if c is not None]
             complete = pr.complete("reviewThreads") and len(known) == len(threads)
-            files.write_threads(ctx.store, conn, repo_id, number, known, complete)
+            files.write_threads(ctx.store, conn, repo_id, number, known, complete, batch)
         if not pr.skipped("commits"):
             commits = [nz.commit_from_graphql(n) for n in pr.nodes.get("commits", {}).values()]
-            files.write_commits(ctx.store, conn, repo_id, number, commits, pr.complete("commits"))
+            complete = pr.complete("commits")
+            files.write_commits(ctx.store, conn, repo_id, number, commits, complete, batch)
         if not pr.skipped("closingIssuesReferences"):
             refs = [
                 nz.closing_ref_from_graphql(n, number)
@@ -297,6 +307,7 @@ class _Details:
                 refs,
                 pr.complete("closingIssuesReferences"),
                 ctx.note,
+                batch,
             )
 
 
