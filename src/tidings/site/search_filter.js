@@ -18,14 +18,26 @@ import * as pagefind from "../pagefind/pagefind.js";
 export const options = (o) => pagefind.options(o);
 export const init = () => pagefind.init();
 export const mergeIndex = (path, o) => pagefind.mergeIndex(path, o);
-export const filters = () => pagefind.filters();
+export const filters = async () => ordered(await pagefind.filters());
 export const preload = (term, o) => pagefind.preload(term, o);
 export const destroy = () => pagefind.destroy();
 
-let bundleOf = null;
+// Asked for as the module loads, so that the first search does not wait for it.
+const bundles = fetch(new URL("pages.json", import.meta.url)).then((r) => r.json());
+// Verdicts already reached: "bundle terms" -> whether the bundle holds them. A query typed
+// letter by letter, or searched again with a filter, asks each bundle once.
+const verdicts = new Map();
 const PUNCTUATION = /[\p{Pd}\p{Pe}\p{Pf}\p{Pi}\p{Po}\p{Ps}]/gu;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const LETTERS = /^\p{L}+$/u;
+
+// Filters (and each one's values) in one order, whatever order the bundles answered in: the
+// default UI lists filter blocks by position, so a later search listing them in another order
+// would show a block the reader opened under another name.
+function ordered(filters) {
+  const sorted = (o) => Object.fromEntries(Object.keys(o || {}).sort().map((k) => [k, o[k]]));
+  return Object.fromEntries(Object.keys(filters || {}).sort().map((k) => [k, sorted(filters[k])]));
+}
 
 // The query's terms as Pagefind reads them: lower case, punctuation gone, split on spaces.
 function terms(query) {
@@ -62,9 +74,12 @@ async function real(group, wanted) {
 
 export async function search(term, o) {
   const found = await pagefind.search(term, o);
+  if (!found) return found;
+  found.filters = ordered(found.filters);
+  found.totalFilters = ordered(found.totalFilters);
   const wanted = terms(term || "");
-  if (!found || !found.results.length || !wanted.length) return found;
-  bundleOf = bundleOf || (await (await fetch(new URL("pages.json", import.meta.url))).json());
+  if (!found.results.length || !wanted.length) return found;
+  const bundleOf = await bundles;
   const groups = new Map();
   for (const result of found.results) {
     const bundle = bundleOf[result.id] ?? -1;
@@ -74,7 +89,9 @@ export async function search(term, o) {
   const kept = new Set();
   await Promise.all(
     [...groups].map(async ([bundle, group]) => {
-      if (await real(group, wanted)) kept.add(bundle);
+      const key = `${bundle} ${wanted.join(" ")}`;
+      if (!verdicts.has(key)) verdicts.set(key, real(group, wanted));
+      if (await verdicts.get(key)) kept.add(bundle);
     }),
   );
   return { ...found, results: found.results.filter((r) => kept.has(bundleOf[r.id] ?? -1)) };
