@@ -64,6 +64,7 @@ def write_origin(records: list[Record], path: Path) -> list[Record]:
     for r in records:
         if isinstance(r, PRFileRecord):
             files[r.number].append(r)
+    path = path.resolve()  # `git -C` reads a relative --export-marks from inside it
     subprocess.run(["git", "init", "-q", "--bare", "-b", "main", str(path)], check=True)
     marks = path / "marks"
     subprocess.run(
