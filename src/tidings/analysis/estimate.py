@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
-from tidings.analysis.provider import LLMFailure, Provider, estimate_tokens
+from tidings.analysis.provider import LLMFailure, Provider, prompt_tokens
 
 if TYPE_CHECKING:
     from tidings.analysis.analyst import Analyst
@@ -55,8 +55,7 @@ class Estimator(Provider):
             if digest not in self._seen:
                 self._seen.add(digest)
                 self.requests += 1
-                prompt = sum(estimate_tokens(m["content"]) for m in messages)
-                self.tokens += prompt + max_tokens // ANSWER_SHARE
+                self.tokens += prompt_tokens(messages) + max_tokens // ANSWER_SHARE
         raise Estimated("counted, not asked")
 
 

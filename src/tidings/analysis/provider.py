@@ -65,6 +65,11 @@ def estimate_tokens(text: str) -> int:
     return (len(text.encode("utf-8")) + 3) // 4
 
 
+def prompt_tokens(messages: list[dict[str, str]]) -> int:
+    """A request's prompt, as the budget counts it."""
+    return sum(estimate_tokens(m["content"]) for m in messages)
+
+
 @dataclass
 class Usage:
     calls: int = 0  # HTTP requests sent, retries and repairs included
@@ -192,7 +197,7 @@ class Provider:
     def _complete(
         self, messages: list[dict[str, str]], schema: type[BaseModel], max_tokens: int
     ) -> str:
-        estimate = sum(estimate_tokens(m["content"]) for m in messages) + max_tokens
+        estimate = prompt_tokens(messages) + max_tokens
         with self._lock:
             if self.breaker_open:
                 raise BreakerOpen("the endpoint failed repeatedly; not called again this run")

@@ -381,7 +381,16 @@ class GitSyncReport:
         return data
 
 
-def _git(repo: Path, *args: str) -> str:
+_NOT_A_CLONE = "pass --git the folder of a clone (the one holding .git) with at least one commit"
+
+
+def _git(
+    repo: Path,
+    *args: str,
+    failed: str = "cannot read the git clone at {repo}",
+    fix: str = _NOT_A_CLONE,
+) -> str:
+    """git's output; a failure is one line: `failed` (with {repo}), git's last word, `fix`."""
     try:
         done = subprocess.run(
             ["git", "-C", str(repo), *args], capture_output=True, text=True, check=False
@@ -390,10 +399,7 @@ def _git(repo: Path, *args: str) -> str:
         raise SourceError("git is not installed", "install git (e.g. apt-get install git)") from exc
     if done.returncode != 0:
         reason = (done.stderr.strip().splitlines() or ["git failed"])[-1]
-        raise SourceError(
-            f"cannot read the git clone at {repo}: {reason}",
-            "pass --git the folder of a clone (the one holding .git) with at least one commit",
-        )
+        raise SourceError(f"{failed.format(repo=repo)}: {reason}", fix)
     return done.stdout.strip()
 
 
@@ -495,19 +501,16 @@ def fetch_default_branch(path: Path | str) -> str:
         raise SourceError(f"git clone {path} not found", "set `clone` to a local clone's folder")
     if not _git(path, "remote"):
         return "HEAD"
-    done = subprocess.run(
-        ["git", "-C", str(path), "fetch", "--quiet", "origin", "HEAD"],
-        capture_output=True,
-        text=True,
-        check=False,
+    _git(
+        path,
+        "fetch",
+        "--quiet",
+        "origin",
+        "HEAD",
+        failed="git fetch failed in {repo}",
+        fix=f"check the clone's remote with `git -C {path} fetch`, or drop `clone` from the "
+        "repository's config to read diffs from GitHub",
     )
-    if done.returncode != 0:
-        reason = (done.stderr.strip().splitlines() or [f"exit {done.returncode}"])[-1]
-        raise SourceError(
-            f"git fetch failed in {path}: {reason}",
-            f"check the clone's remote with `git -C {path} fetch`, or drop `clone` from the "
-            "repository's config to read diffs from GitHub",
-        )
     return _git(path, "rev-parse", "--verify", "FETCH_HEAD^{commit}")
 
 

@@ -284,12 +284,14 @@ class Store:
         conn: Connection,
         table: sa.Table,
         repo_id: int,
-        number: int,
+        numbers: int | Sequence[int],
         rows: Sequence[Mapping[str, Any]],
     ) -> None:
-        """Make a PR's complete child list (files, closing refs) exactly `rows`."""
+        """Make the complete child lists (files, closing refs) of PR `numbers` (one or
+        several) exactly `rows`: one DELETE and one INSERT whatever their count."""
         self.check_rows(table, rows)
-        conn.execute(table.delete().where(table.c.repo_id == repo_id, table.c.number == number))
+        listed = [numbers] if isinstance(numbers, int) else list(numbers)
+        conn.execute(table.delete().where(table.c.repo_id == repo_id, table.c.number.in_(listed)))
         if rows:
             conn.execute(table.insert(), list(rows))
 

@@ -32,17 +32,19 @@ def _rows(repo_id: int, records: Sequence[Record]) -> list[dict[str, Any]]:
     return rows
 
 
-def stored_patches(conn: Connection, repo_id: int, number: int) -> dict[str, str]:
-    """Path -> added lines of PR `number`'s files, for the files a git sync gave a patch."""
+def stored_patches(
+    conn: Connection, repo_id: int, numbers: Sequence[int]
+) -> dict[int, dict[str, str]]:
+    """PR -> path -> added lines, for the files of PRs `numbers` a git sync gave a patch."""
     pf = schema.pr_files
-    return {
-        path: patch
-        for path, patch in conn.execute(
-            sa.select(pf.c.path, pf.c.patch).where(
-                pf.c.repo_id == repo_id, pf.c.number == number, pf.c.patch.is_not(None)
-            )
+    found: dict[int, dict[str, str]] = {}
+    for number, path, patch in conn.execute(
+        sa.select(pf.c.number, pf.c.path, pf.c.patch).where(
+            pf.c.repo_id == repo_id, pf.c.number.in_(list(numbers)), pf.c.patch.is_not(None)
         )
-    }
+    ):
+        found.setdefault(number, {})[path] = patch
+    return found
 
 
 @dataclass
@@ -61,15 +63,7 @@ class ChildBatch:
 
     def read_patches(self, conn: Connection, numbers: Sequence[int]) -> None:
         """The patches a git sync stored on the files of PRs `numbers` (stored_patches)."""
-        pf = schema.pr_files
-        for number, path, patch in conn.execute(
-            sa.select(pf.c.number, pf.c.path, pf.c.patch).where(
-                pf.c.repo_id == self.repo_id,
-                pf.c.number.in_(list(numbers)),
-                pf.c.patch.is_not(None),
-            )
-        ):
-            self.patches.setdefault(number, {})[path] = patch
+        self.patches.update(stored_patches(conn, self.repo_id, numbers))
 
     def add(
         self, table: sa.Table, number: int, rows: Sequence[dict[str, Any]], complete: bool
@@ -83,12 +77,7 @@ class ChildBatch:
 
     def flush(self, store: Store, conn: Connection) -> None:
         for table, numbers, rows in self._replace.values():
-            store.check_rows(table, rows)
-            conn.execute(
-                table.delete().where(table.c.repo_id == self.repo_id, table.c.number.in_(numbers))
-            )
-            if rows:
-                conn.execute(table.insert(), rows)
+            store.replace_children(conn, table, self.repo_id, numbers, rows)
         for table, rows in self._add.values():
             store.upsert(conn, table, rows)
         self._replace.clear()
@@ -134,7 +123,7 @@ def write_pr_files(
     if batch is not None:
         patches = batch.patches.get(number, {})
     else:
-        patches = stored_patches(conn, repo_id, number)
+        patches = stored_patches(conn, repo_id, [number]).get(number, {})
     for row in rows:
         row["patch"] = patches.get(row["path"], row["patch"])
     whole = complete and len(rows) == len(files)
